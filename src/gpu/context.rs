@@ -1,0 +1,548 @@
+//! The Vulkan context: instance, device choice, features, one compute queue, the allocator,
+//! validation messages and the pipeline cache. It owns exactly what it created: a context
+//! made with [`Context::from_raw`] never destroys the host program's instance or device.
+
+use std::collections::HashMap;
+use std::ffi::{c_void, CStr, CString};
+use std::mem::ManuallyDrop;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use ash::vk;
+use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
+
+use super::info::{self, DeviceInfo};
+use super::pipeline::{Pipeline, PipelineKey};
+use crate::error::{Error, Result, VkContext};
+
+const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
+
+/// How to open a device.
+#[derive(Clone, Debug)]
+pub struct ContextOptions {
+    /// Device index (as listed by `vkprims devices`) or a case-insensitive name substring.
+    /// `None`: the first discrete GPU, else integrated, else virtual, else CPU.
+    pub device: Option<String>,
+    /// Enable VK_LAYER_KHRONOS_validation with synchronisation validation and collect its
+    /// messages (see [`Context::take_validation_messages`]).
+    pub validate: bool,
+    /// How long a submission may run before it is reported as a timeout.
+    pub timeout: Duration,
+}
+
+impl Default for ContextOptions {
+    fn default() -> Self {
+        let validate = std::env::var("VKPRIMS_VALIDATE").map(|v| v == "1").unwrap_or(false);
+        let timeout = std::env::var("VKPRIMS_TIMEOUT_S")
+            .ok()
+            .and_then(|s| s.parse::<f64>().ok())
+            .map(Duration::from_secs_f64)
+            .unwrap_or(Duration::from_secs(60));
+        ContextOptions { device: None, validate, timeout }
+    }
+}
+
+/// Optional device capabilities that the kernels use where present.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Capabilities {
+    /// VK_EXT_subgroup_size_control (or Vulkan 1.3): pipelines may pin a subgroup size.
+    pub subgroup_size_control: bool,
+    /// Pipelines may require full subgroups.
+    pub compute_full_subgroups: bool,
+    pub shader_int64: bool,
+}
+
+/// What a host program must enable on its device before handing it to [`Context::from_raw`]
+/// (and what [`Context::new`] enables itself): the extensions and features vkprims uses,
+/// limited to those the physical device supports.
+#[derive(Clone, Debug, Default)]
+pub struct DeviceRequirements {
+    pub extensions: Vec<&'static CStr>,
+    pub capabilities: Capabilities,
+}
+
+impl DeviceRequirements {
+    /// Query what `physical` supports of what vkprims wants.
+    ///
+    /// # Safety
+    /// `instance` and `physical` must be valid.
+    pub unsafe fn query(instance: &ash::Instance, physical: vk::PhysicalDevice) -> Self {
+        let props = instance.get_physical_device_properties(physical);
+        let exts: Vec<CString> = instance
+            .enumerate_device_extension_properties(physical)
+            .unwrap_or_default()
+            .iter()
+            .map(|e| e.extension_name_as_c_str().unwrap_or(c"").to_owned())
+            .collect();
+        let has = |name: &CStr| exts.iter().any(|e| e.as_c_str() == name);
+        let core13 = props.api_version >= vk::API_VERSION_1_3;
+        let mut extensions = Vec::new();
+        let ssc_ext = vk::EXT_SUBGROUP_SIZE_CONTROL_NAME;
+        if !core13 && has(ssc_ext) {
+            extensions.push(ssc_ext);
+        }
+        let mut ssc = vk::PhysicalDeviceSubgroupSizeControlFeatures::default();
+        let mut f2 = vk::PhysicalDeviceFeatures2::default();
+        if core13 || has(ssc_ext) {
+            f2 = f2.push_next(&mut ssc);
+        }
+        instance.get_physical_device_features2(physical, &mut f2);
+        let shader_int64 = f2.features.shader_int64 == vk::TRUE;
+        let capabilities = Capabilities {
+            subgroup_size_control: ssc.subgroup_size_control == vk::TRUE,
+            compute_full_subgroups: ssc.compute_full_subgroups == vk::TRUE,
+            shader_int64,
+        };
+        DeviceRequirements { extensions, capabilities }
+    }
+}
+
+/// Validation messages collected by the debug messenger.
+type Messages = Mutex<Vec<String>>;
+
+struct Debug {
+    loader: ash::ext::debug_utils::Instance,
+    messenger: vk::DebugUtilsMessengerEXT,
+    sink: *const Messages,
+}
+
+pub struct Context {
+    pub(crate) entry: ash::Entry,
+    pub(crate) instance: ash::Instance,
+    pub(crate) physical: vk::PhysicalDevice,
+    pub(crate) device: ash::Device,
+    pub(crate) queue: vk::Queue,
+    pub(crate) queue_family: u32,
+    pub(crate) caps: Capabilities,
+    pub(crate) info: DeviceInfo,
+    pub(crate) limits: vk::PhysicalDeviceLimits,
+    pub(crate) allocator: ManuallyDrop<Mutex<Allocator>>,
+    pub(crate) command_pool: Mutex<vk::CommandPool>,
+    pub(crate) pipeline_cache: vk::PipelineCache,
+    pub(crate) pipelines: Mutex<HashMap<PipelineKey, Arc<Pipeline>>>,
+    pub(crate) debug_device: Option<ash::ext::debug_utils::Device>,
+    debug: Option<Debug>,
+    messages: Arc<Messages>,
+    owns_device: bool,
+    /// How long a submission may run before it is reported as a timeout.
+    pub timeout: Duration,
+}
+
+// The raw messenger pointer is only dereferenced by the driver's callback and in Drop.
+unsafe impl Send for Context {}
+unsafe impl Sync for Context {}
+
+unsafe extern "system" fn debug_callback(
+    severity: vk::DebugUtilsMessageSeverityFlagsEXT,
+    _types: vk::DebugUtilsMessageTypeFlagsEXT,
+    data: *const vk::DebugUtilsMessengerCallbackDataEXT<'_>,
+    user: *mut c_void,
+) -> vk::Bool32 {
+    if severity.intersects(
+        vk::DebugUtilsMessageSeverityFlagsEXT::WARNING | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR,
+    ) && !data.is_null()
+        && !user.is_null()
+    {
+        let msg = CStr::from_ptr((*data).p_message).to_string_lossy().into_owned();
+        if let Ok(mut v) = (*(user as *const Messages)).lock() {
+            v.push(msg);
+        }
+    }
+    vk::FALSE
+}
+
+fn entry() -> Result<ash::Entry> {
+    unsafe { ash::Entry::load() }.map_err(|e| {
+        Error::Invalid(format!("cannot load the Vulkan loader (libvulkan.so.1): {e}; install libvulkan1"))
+    })
+}
+
+fn create_instance(entry: &ash::Entry, validate: bool) -> Result<ash::Instance> {
+    let version = unsafe { entry.try_enumerate_instance_version() }
+        .ctx(|| "vkEnumerateInstanceVersion".into())?
+        .unwrap_or(vk::API_VERSION_1_0);
+    if version < vk::API_VERSION_1_2 {
+        return Err(Error::Invalid(format!(
+            "the Vulkan loader supports only API {}; vkprims needs 1.2",
+            info::api_version_string(version)
+        )));
+    }
+    let app = vk::ApplicationInfo::default()
+        .application_name(c"vkprims")
+        .engine_name(c"vkprims")
+        .api_version(version.min(vk::API_VERSION_1_3));
+    let mut layers = Vec::new();
+    let mut exts = Vec::new();
+    if validate {
+        let available = unsafe { entry.enumerate_instance_layer_properties() }
+            .ctx(|| "vkEnumerateInstanceLayerProperties".into())?;
+        if !available.iter().any(|l| l.layer_name_as_c_str() == Ok(VALIDATION_LAYER)) {
+            return Err(Error::Invalid(
+                "validation requested but VK_LAYER_KHRONOS_validation is not installed \
+                 (Debian/Ubuntu: apt-get install vulkan-validationlayers)"
+                    .into(),
+            ));
+        }
+        layers.push(VALIDATION_LAYER.as_ptr());
+        exts.push(vk::EXT_DEBUG_UTILS_NAME.as_ptr());
+        exts.push(vk::EXT_VALIDATION_FEATURES_NAME.as_ptr());
+    }
+    let enables = [vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION];
+    let mut features = vk::ValidationFeaturesEXT::default().enabled_validation_features(&enables);
+    let mut ci = vk::InstanceCreateInfo::default()
+        .application_info(&app)
+        .enabled_layer_names(&layers)
+        .enabled_extension_names(&exts);
+    if validate {
+        ci = ci.push_next(&mut features);
+    }
+    unsafe { entry.create_instance(&ci, None) }.ctx(|| "vkCreateInstance".into())
+}
+
+/// One line per device, in enumeration order (the order `--device N` indexes).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct DeviceSummary {
+    pub index: usize,
+    pub name: String,
+    pub device_type: String,
+    pub api_version: String,
+    pub driver: String,
+}
+
+/// List the devices the loader sees.
+pub fn list_devices() -> Result<Vec<DeviceSummary>> {
+    let entry = entry()?;
+    let instance = create_instance(&entry, false)?;
+    let res = (|| {
+        let pds = unsafe { instance.enumerate_physical_devices() }
+            .ctx(|| "vkEnumeratePhysicalDevices".into())?;
+        Ok(pds
+            .iter()
+            .enumerate()
+            .map(|(index, &pd)| {
+                let i = unsafe { info::query(&instance, pd, None) };
+                DeviceSummary {
+                    index,
+                    name: i.name,
+                    device_type: i.device_type,
+                    api_version: i.api_version,
+                    driver: format!("{} {}", i.driver_name, i.driver_version),
+                }
+            })
+            .collect())
+    })();
+    unsafe { instance.destroy_instance(None) };
+    res
+}
+
+fn type_rank(t: vk::PhysicalDeviceType) -> u32 {
+    match t {
+        vk::PhysicalDeviceType::DISCRETE_GPU => 0,
+        vk::PhysicalDeviceType::INTEGRATED_GPU => 1,
+        vk::PhysicalDeviceType::VIRTUAL_GPU => 2,
+        vk::PhysicalDeviceType::CPU => 3,
+        _ => 4,
+    }
+}
+
+fn choose_device(instance: &ash::Instance, want: Option<&str>) -> Result<vk::PhysicalDevice> {
+    let pds = unsafe { instance.enumerate_physical_devices() }
+        .ctx(|| "vkEnumeratePhysicalDevices".into())?;
+    if pds.is_empty() {
+        return Err(Error::Invalid(
+            "no Vulkan device found (for a CPU device: apt-get install mesa-vulkan-drivers)".into(),
+        ));
+    }
+    let props: Vec<_> = pds.iter().map(|&pd| unsafe { instance.get_physical_device_properties(pd) }).collect();
+    let name = |i: usize| props[i].device_name_as_c_str().unwrap_or(c"?").to_string_lossy().into_owned();
+    let names = || (0..pds.len()).map(|i| format!("{i}: {}", name(i))).collect::<Vec<_>>().join(", ");
+    let idx = match want {
+        Some(w) => match w.parse::<usize>() {
+            Ok(i) if i < pds.len() => i,
+            Ok(i) => return Err(Error::Invalid(format!("no device with index {i}; devices: {}", names()))),
+            Err(_) => (0..pds.len())
+                .find(|&i| name(i).to_lowercase().contains(&w.to_lowercase()))
+                .ok_or_else(|| Error::Invalid(format!("no device name contains '{w}'; devices: {}", names())))?,
+        },
+        None => (0..pds.len()).min_by_key(|&i| (type_rank(props[i].device_type), i)).unwrap(),
+    };
+    if props[idx].api_version < vk::API_VERSION_1_2 {
+        return Err(Error::Unsupported {
+            device: name(idx),
+            what: format!("Vulkan 1.2 (it reports {})", info::api_version_string(props[idx].api_version)),
+        });
+    }
+    Ok(pds[idx])
+}
+
+fn compute_queue_family(instance: &ash::Instance, pd: vk::PhysicalDevice) -> Option<u32> {
+    let fams = unsafe { instance.get_physical_device_queue_family_properties(pd) };
+    // Prefer a family with compute and timestamps; a dedicated compute family beats one that
+    // also does graphics only when it has timestamps too.
+    let score = |f: &vk::QueueFamilyProperties| {
+        let compute = f.queue_flags.contains(vk::QueueFlags::COMPUTE);
+        let ts = f.timestamp_valid_bits > 0;
+        let gfx = f.queue_flags.contains(vk::QueueFlags::GRAPHICS);
+        if !compute { None } else { Some((!ts as u32, gfx as u32)) }
+    };
+    fams.iter().enumerate().filter_map(|(i, f)| score(f).map(|s| (s, i as u32))).min().map(|(_, i)| i)
+}
+
+impl Context {
+    /// Create an instance and device of our own.
+    pub fn new(opts: &ContextOptions) -> Result<Arc<Context>> {
+        let entry = entry()?;
+        let instance = create_instance(&entry, opts.validate)?;
+        let messages: Arc<Messages> = Arc::default();
+        let debug = if opts.validate {
+            let loader = ash::ext::debug_utils::Instance::new(&entry, &instance);
+            let sink = Arc::into_raw(messages.clone());
+            let ci = vk::DebugUtilsMessengerCreateInfoEXT::default()
+                .message_severity(
+                    vk::DebugUtilsMessageSeverityFlagsEXT::WARNING | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR,
+                )
+                .message_type(
+                    vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
+                        | vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
+                        | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE,
+                )
+                .pfn_user_callback(Some(debug_callback))
+                .user_data(sink as *mut c_void);
+            let messenger = unsafe { loader.create_debug_utils_messenger(&ci, None) }
+                .ctx(|| "vkCreateDebugUtilsMessengerEXT".into())?;
+            Some(Debug { loader, messenger, sink })
+        } else {
+            None
+        };
+        let fail = |e: Error, debug: &Option<Debug>| {
+            if let Some(d) = debug {
+                unsafe {
+                    d.loader.destroy_debug_utils_messenger(d.messenger, None);
+                    drop(Arc::from_raw(d.sink));
+                }
+            }
+            unsafe { instance.destroy_instance(None) };
+            e
+        };
+        let physical = match choose_device(&instance, opts.device.as_deref()) {
+            Ok(p) => p,
+            Err(e) => return Err(fail(e, &debug)),
+        };
+        let req = unsafe { DeviceRequirements::query(&instance, physical) };
+        let Some(queue_family) = compute_queue_family(&instance, physical) else {
+            let name = unsafe { info::query(&instance, physical, None) }.name;
+            return Err(fail(Error::Unsupported { device: name, what: "a compute queue".into() }, &debug));
+        };
+        let device = match unsafe { create_device(&instance, physical, queue_family, &req) } {
+            Ok(d) => d,
+            Err(e) => return Err(fail(e, &debug)),
+        };
+        let debug_device = debug.as_ref().map(|_| ash::ext::debug_utils::Device::new(&instance, &device));
+        Self::assemble(entry, instance, physical, device, queue_family, 0, req.capabilities, debug, debug_device, messages, true, opts.timeout)
+    }
+
+    /// Wrap a device created by a host program. vkprims creates its own allocator, command
+    /// pool and pipelines on it and destroys only those; the host keeps ownership of the
+    /// instance and device and must destroy them after dropping the last `Arc<Context>`.
+    ///
+    /// `enabled` says which of [`DeviceRequirements::query`]'s extensions and features the host
+    /// enabled; kernels that need a missing one return [`Error::Unsupported`].
+    ///
+    /// # Safety
+    /// The handles must be valid, `queue_family`/`queue_index` must name a compute-capable
+    /// queue created with the device, and the host must not use that queue concurrently with
+    /// vkprims without its own synchronisation.
+    pub unsafe fn from_raw(
+        entry: ash::Entry,
+        instance: ash::Instance,
+        physical: vk::PhysicalDevice,
+        device: ash::Device,
+        queue_family: u32,
+        queue_index: u32,
+        enabled: &DeviceRequirements,
+        timeout: Duration,
+    ) -> Result<Arc<Context>> {
+        Self::assemble(
+            entry,
+            instance,
+            physical,
+            device,
+            queue_family,
+            queue_index,
+            enabled.capabilities,
+            None,
+            None,
+            Arc::default(),
+            false,
+            timeout,
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn assemble(
+        entry: ash::Entry,
+        instance: ash::Instance,
+        physical: vk::PhysicalDevice,
+        device: ash::Device,
+        queue_family: u32,
+        queue_index: u32,
+        caps: Capabilities,
+        debug: Option<Debug>,
+        debug_device: Option<ash::ext::debug_utils::Device>,
+        messages: Arc<Messages>,
+        owns_device: bool,
+        timeout: Duration,
+    ) -> Result<Arc<Context>> {
+        let info = unsafe { info::query(&instance, physical, Some(queue_family)) };
+        let limits = unsafe { instance.get_physical_device_properties(physical) }.limits;
+        let queue = unsafe { device.get_device_queue(queue_family, queue_index) };
+        let allocator = Allocator::new(&AllocatorCreateDesc {
+            instance: instance.clone(),
+            device: device.clone(),
+            physical_device: physical,
+            debug_settings: Default::default(),
+            buffer_device_address: false,
+            allocation_sizes: Default::default(),
+        })
+        .map_err(|e| Error::Alloc { what: "the allocator".into(), msg: e.to_string() })?;
+        let pool_ci = vk::CommandPoolCreateInfo::default()
+            .queue_family_index(queue_family)
+            .flags(vk::CommandPoolCreateFlags::RESET_COMMAND_BUFFER);
+        let command_pool =
+            unsafe { device.create_command_pool(&pool_ci, None) }.ctx(|| "vkCreateCommandPool".into())?;
+        let pipeline_cache = unsafe { device.create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None) }
+            .ctx(|| "vkCreatePipelineCache".into())?;
+        Ok(Arc::new(Context {
+            entry,
+            instance,
+            physical,
+            device,
+            queue,
+            queue_family,
+            caps,
+            info,
+            limits,
+            allocator: ManuallyDrop::new(Mutex::new(allocator)),
+            command_pool: Mutex::new(command_pool),
+            pipeline_cache,
+            pipelines: Mutex::default(),
+            debug_device,
+            debug,
+            messages,
+            owns_device,
+            timeout,
+        }))
+    }
+
+    /// The device fingerprint (`vkprims info`).
+    pub fn info(&self) -> &DeviceInfo {
+        &self.info
+    }
+    pub fn capabilities(&self) -> Capabilities {
+        self.caps
+    }
+    pub fn limits(&self) -> &vk::PhysicalDeviceLimits {
+        &self.limits
+    }
+    pub fn device(&self) -> &ash::Device {
+        &self.device
+    }
+    pub fn instance(&self) -> &ash::Instance {
+        &self.instance
+    }
+    pub fn entry(&self) -> &ash::Entry {
+        &self.entry
+    }
+    pub fn physical_device(&self) -> vk::PhysicalDevice {
+        self.physical
+    }
+    pub fn queue(&self) -> (vk::Queue, u32) {
+        (self.queue, self.queue_family)
+    }
+    pub fn validation_enabled(&self) -> bool {
+        self.debug.is_some()
+    }
+
+    /// Drain the validation messages collected so far.
+    pub fn take_validation_messages(&self) -> Vec<String> {
+        std::mem::take(&mut *self.messages.lock().unwrap())
+    }
+
+    /// Error if validation reported anything since the last call.
+    pub fn check_validation(&self) -> Result<()> {
+        let m = self.take_validation_messages();
+        if m.is_empty() { Ok(()) } else { Err(Error::Validation(m)) }
+    }
+
+    /// Largest storage-buffer binding, in bytes (bounds every n).
+    pub fn max_storage_buffer_range(&self) -> u64 {
+        self.limits.max_storage_buffer_range as u64
+    }
+
+    /// Check a pinned subgroup size against what the device can pin.
+    pub fn check_subgroup_size(&self, size: Option<u32>) -> Result<()> {
+        let Some(s) = size else { return Ok(()) };
+        let sg = &self.info.subgroup;
+        let why = if !self.caps.subgroup_size_control {
+            Some("subgroup size control (VK_EXT_subgroup_size_control)".to_string())
+        } else if !s.is_power_of_two() || s < sg.min_size || s > sg.max_size {
+            Some(format!("subgroup size {s} (it can pin {}..={})", sg.min_size, sg.max_size))
+        } else if !sg.required_size_stages.iter().any(|st| st == "compute") {
+            Some("a required subgroup size in compute shaders".to_string())
+        } else {
+            None
+        };
+        match why {
+            Some(what) => Err(Error::Unsupported { device: self.info.name.clone(), what }),
+            None => Ok(()),
+        }
+    }
+}
+
+unsafe fn create_device(
+    instance: &ash::Instance,
+    physical: vk::PhysicalDevice,
+    queue_family: u32,
+    req: &DeviceRequirements,
+) -> Result<ash::Device> {
+    let prio = [1.0f32];
+    let queues = [vk::DeviceQueueCreateInfo::default().queue_family_index(queue_family).queue_priorities(&prio)];
+    let ext_ptrs: Vec<_> = req.extensions.iter().map(|e| e.as_ptr()).collect();
+    let c = req.capabilities;
+    let mut ssc = vk::PhysicalDeviceSubgroupSizeControlFeatures::default()
+        .subgroup_size_control(c.subgroup_size_control)
+        .compute_full_subgroups(c.compute_full_subgroups);
+    let features = vk::PhysicalDeviceFeatures::default().shader_int64(c.shader_int64);
+    let mut ci = vk::DeviceCreateInfo::default()
+        .queue_create_infos(&queues)
+        .enabled_extension_names(&ext_ptrs)
+        .enabled_features(&features);
+    if c.subgroup_size_control || c.compute_full_subgroups {
+        ci = ci.push_next(&mut ssc);
+    }
+    instance.create_device(physical, &ci, None).ctx(|| "vkCreateDevice".into())
+}
+
+impl Drop for Context {
+    fn drop(&mut self) {
+        unsafe {
+            let _ = self.device.device_wait_idle();
+            for (_, p) in self.pipelines.get_mut().unwrap().drain() {
+                p.destroy(&self.device);
+            }
+            self.device.destroy_pipeline_cache(self.pipeline_cache, None);
+            self.device.destroy_command_pool(*self.command_pool.get_mut().unwrap(), None);
+            ManuallyDrop::drop(&mut self.allocator);
+            if self.owns_device {
+                self.device.destroy_device(None);
+            }
+            if let Some(d) = self.debug.take() {
+                d.loader.destroy_debug_utils_messenger(d.messenger, None);
+                drop(Arc::from_raw(d.sink));
+            }
+            if self.owns_device {
+                self.instance.destroy_instance(None);
+            }
+        }
+    }
+}

@@ -1,0 +1,123 @@
+//! Compute pipelines: one SPIR-V variant + specialization constants + an optional pinned
+//! subgroup size, created once per distinct key and cached in the Context.
+
+use std::sync::Arc;
+
+use ash::vk;
+
+use super::{shaders, Context};
+use crate::error::{Error, Result, VkContext};
+
+/// Everything that makes two pipelines different.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PipelineKey {
+    /// Variant name from build.rs.
+    pub shader: &'static str,
+    /// Values of specialization constants 0, 1, 2, ... (constant 0 is the workgroup size).
+    pub spec: Vec<u32>,
+    /// Pin gl_SubgroupSize (VK_EXT_subgroup_size_control); `None` keeps the device default.
+    pub subgroup_size: Option<u32>,
+    /// Number of storage-buffer bindings (0..bindings) in set 0.
+    pub bindings: u32,
+    /// Push-constant bytes.
+    pub push_bytes: u32,
+}
+
+impl PipelineKey {
+    pub fn workgroup_size(&self) -> u32 {
+        self.spec[0]
+    }
+}
+
+pub struct Pipeline {
+    pub key: PipelineKey,
+    pub(crate) pipeline: vk::Pipeline,
+    pub(crate) layout: vk::PipelineLayout,
+    pub(crate) set_layout: vk::DescriptorSetLayout,
+}
+
+impl Pipeline {
+    pub(crate) unsafe fn destroy(&self, device: &ash::Device) {
+        device.destroy_pipeline(self.pipeline, None);
+        device.destroy_pipeline_layout(self.layout, None);
+        device.destroy_descriptor_set_layout(self.set_layout, None);
+    }
+}
+
+impl Context {
+    /// The pipeline for `key`, created on first use.
+    pub fn pipeline(&self, key: PipelineKey) -> Result<Arc<Pipeline>> {
+        if let Some(p) = self.pipelines.lock().unwrap().get(&key) {
+            return Ok(p.clone());
+        }
+        self.check_subgroup_size(key.subgroup_size)?;
+        let wg = key.workgroup_size();
+        if wg > self.limits.max_compute_work_group_invocations || wg > self.limits.max_compute_work_group_size[0] {
+            return Err(Error::Unsupported {
+                device: self.info.name.clone(),
+                what: format!("workgroups of {wg} invocations ({})", key.shader),
+            });
+        }
+        let p = unsafe { self.create_pipeline(&key) }?;
+        let p = Arc::new(p);
+        self.pipelines.lock().unwrap().insert(key, p.clone());
+        Ok(p)
+    }
+
+    unsafe fn create_pipeline(&self, key: &PipelineKey) -> Result<Pipeline> {
+        let d = &self.device;
+        let what = || format!("creating pipeline {}", key.shader);
+        let code = shaders::spirv(key.shader)
+            .ok_or_else(|| Error::Invalid(format!("no shader variant named {}", key.shader)))?;
+        let module = d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None).ctx(what)?;
+        let bindings: Vec<_> = (0..key.bindings)
+            .map(|b| {
+                vk::DescriptorSetLayoutBinding::default()
+                    .binding(b)
+                    .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                    .descriptor_count(1)
+                    .stage_flags(vk::ShaderStageFlags::COMPUTE)
+            })
+            .collect();
+        let set_layout = d
+            .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings), None)
+            .ctx(what)?;
+        let ranges = [vk::PushConstantRange::default()
+            .stage_flags(vk::ShaderStageFlags::COMPUTE)
+            .offset(0)
+            .size(key.push_bytes)];
+        let set_layouts = [set_layout];
+        let mut lci = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts);
+        if key.push_bytes > 0 {
+            lci = lci.push_constant_ranges(&ranges);
+        }
+        let layout = d.create_pipeline_layout(&lci, None).ctx(what)?;
+
+        let entries: Vec<_> = (0..key.spec.len() as u32)
+            .map(|i| vk::SpecializationMapEntry { constant_id: i, offset: 4 * i, size: 4 })
+            .collect();
+        let data: &[u8] = bytemuck::cast_slice(&key.spec);
+        let spec = vk::SpecializationInfo::default().map_entries(&entries).data(data);
+        let mut required = vk::PipelineShaderStageRequiredSubgroupSizeCreateInfo::default();
+        let mut stage = vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::COMPUTE)
+            .module(module)
+            .name(c"main")
+            .specialization_info(&spec);
+        // Full subgroups: the kernels index lanes up to gl_SubgroupSize and assume every
+        // subgroup of a workgroup is complete.
+        let full_multiple = key.subgroup_size.unwrap_or(self.info.subgroup.max_size);
+        if self.caps.compute_full_subgroups && key.workgroup_size() % full_multiple == 0 {
+            stage = stage.flags(vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS);
+        }
+        if let Some(s) = key.subgroup_size {
+            required = required.required_subgroup_size(s);
+            stage = stage.push_next(&mut required);
+        }
+        let ci = [vk::ComputePipelineCreateInfo::default().stage(stage).layout(layout)];
+        let res = d.create_compute_pipelines(self.pipeline_cache, &ci, None);
+        d.destroy_shader_module(module, None);
+        let pipeline = res.map_err(|(_, e)| e).ctx(what)?[0];
+        Ok(Pipeline { key: key.clone(), pipeline, layout, set_layout })
+    }
+}

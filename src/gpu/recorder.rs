@@ -1,0 +1,335 @@
+//! A Recorder wraps one command buffer: dispatches, barriers that say why, fills, copies and
+//! timestamps; then one submission whose wait times out instead of hanging.
+
+use std::ffi::CString;
+
+use ash::vk;
+
+use super::{BufferSlice, Context, Pipeline};
+use crate::error::{Error, Result, VkContext};
+
+/// One side of a dependency: which stage touched memory, and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    TransferRead,
+    TransferWrite,
+    ComputeRead,
+    ComputeWrite,
+    /// A dispatch that both reads and writes (look-back spines, in-place data).
+    ComputeReadWrite,
+    HostRead,
+    HostWrite,
+}
+
+impl Access {
+    fn stage(self) -> vk::PipelineStageFlags {
+        match self {
+            Access::TransferRead | Access::TransferWrite => vk::PipelineStageFlags::TRANSFER,
+            Access::ComputeRead | Access::ComputeWrite | Access::ComputeReadWrite => {
+                vk::PipelineStageFlags::COMPUTE_SHADER
+            }
+            Access::HostRead | Access::HostWrite => vk::PipelineStageFlags::HOST,
+        }
+    }
+    fn mask(self) -> vk::AccessFlags {
+        match self {
+            Access::TransferRead => vk::AccessFlags::TRANSFER_READ,
+            Access::TransferWrite => vk::AccessFlags::TRANSFER_WRITE,
+            Access::ComputeRead => vk::AccessFlags::SHADER_READ,
+            Access::ComputeWrite => vk::AccessFlags::SHADER_WRITE,
+            Access::ComputeReadWrite => vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE,
+            Access::HostRead => vk::AccessFlags::HOST_READ,
+            Access::HostWrite => vk::AccessFlags::HOST_WRITE,
+        }
+    }
+}
+
+const SETS_PER_POOL: u32 = 64;
+const BINDINGS_PER_SET: u32 = 8;
+
+pub struct Recorder<'a> {
+    ctx: &'a Context,
+    what: String,
+    cmd: vk::CommandBuffer,
+    fence: vk::Fence,
+    desc_pools: Vec<vk::DescriptorPool>,
+    sets_left: u32,
+    query_pool: Option<(vk::QueryPool, u32)>,
+    /// Why each barrier exists, in recording order.
+    barrier_log: Vec<String>,
+    state: State,
+}
+
+#[derive(PartialEq, Eq)]
+enum State {
+    Recording,
+    Submitted,
+    Done,
+    /// Submitted and never seen to finish: resources are leaked rather than freed in use.
+    Abandoned,
+}
+
+impl<'a> Recorder<'a> {
+    /// Begin a command buffer. `what` names the work in errors (e.g. "scan exclusive u32 n=4096").
+    pub fn new(ctx: &'a Context, what: impl Into<String>) -> Result<Recorder<'a>> {
+        let what = what.into();
+        let pool = ctx.command_pool.lock().unwrap();
+        let ai = vk::CommandBufferAllocateInfo::default()
+            .command_pool(*pool)
+            .level(vk::CommandBufferLevel::PRIMARY)
+            .command_buffer_count(1);
+        let cmd = unsafe { ctx.device.allocate_command_buffers(&ai) }.ctx(|| format!("allocating a command buffer for {what}"))?[0];
+        drop(pool);
+        let fence = unsafe { ctx.device.create_fence(&vk::FenceCreateInfo::default(), None) }.ctx(|| "vkCreateFence".into())?;
+        let bi = vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+        unsafe { ctx.device.begin_command_buffer(cmd, &bi) }.ctx(|| "vkBeginCommandBuffer".into())?;
+        Ok(Recorder {
+            ctx,
+            what,
+            cmd,
+            fence,
+            desc_pools: Vec::new(),
+            sets_left: 0,
+            query_pool: None,
+            barrier_log: Vec::new(),
+            state: State::Recording,
+        })
+    }
+
+    pub fn context(&self) -> &Context {
+        self.ctx
+    }
+    pub fn command_buffer(&self) -> vk::CommandBuffer {
+        self.cmd
+    }
+    pub fn barrier_log(&self) -> &[String] {
+        &self.barrier_log
+    }
+
+    fn descriptor_set(&mut self, layout: vk::DescriptorSetLayout) -> Result<vk::DescriptorSet> {
+        let d = &self.ctx.device;
+        if self.sets_left == 0 {
+            let sizes = [vk::DescriptorPoolSize {
+                ty: vk::DescriptorType::STORAGE_BUFFER,
+                descriptor_count: SETS_PER_POOL * BINDINGS_PER_SET,
+            }];
+            let ci = vk::DescriptorPoolCreateInfo::default().max_sets(SETS_PER_POOL).pool_sizes(&sizes);
+            let pool = unsafe { d.create_descriptor_pool(&ci, None) }.ctx(|| "vkCreateDescriptorPool".into())?;
+            self.desc_pools.push(pool);
+            self.sets_left = SETS_PER_POOL;
+        }
+        self.sets_left -= 1;
+        let layouts = [layout];
+        let ai = vk::DescriptorSetAllocateInfo::default()
+            .descriptor_pool(*self.desc_pools.last().unwrap())
+            .set_layouts(&layouts);
+        Ok(unsafe { d.allocate_descriptor_sets(&ai) }.ctx(|| "vkAllocateDescriptorSets".into())?[0])
+    }
+
+    /// Bind `buffers` to bindings 0.. of set 0, push `push`, dispatch `groups`.
+    pub fn dispatch(&mut self, p: &Pipeline, buffers: &[BufferSlice], push: &[u8], groups: [u32; 3]) -> Result<()> {
+        assert_eq!(buffers.len() as u32, p.key.bindings, "{}: binding count", p.key.shader);
+        assert_eq!(push.len() as u32, p.key.push_bytes, "{}: push-constant size", p.key.shader);
+        assert!(buffers.len() as u32 <= BINDINGS_PER_SET);
+        if let Some(b) = buffers.iter().find(|b| b.size == 0) {
+            return Err(Error::Invalid(format!("{}: empty buffer range bound ({b:?})", p.key.shader)));
+        }
+        let set = self.descriptor_set(p.set_layout)?;
+        let infos: Vec<[vk::DescriptorBufferInfo; 1]> =
+            buffers.iter().map(|b| [vk::DescriptorBufferInfo { buffer: b.buffer, offset: b.offset, range: b.size }]).collect();
+        let writes: Vec<_> = infos
+            .iter()
+            .enumerate()
+            .map(|(i, info)| {
+                vk::WriteDescriptorSet::default()
+                    .dst_set(set)
+                    .dst_binding(i as u32)
+                    .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                    .buffer_info(info)
+            })
+            .collect();
+        let d = &self.ctx.device;
+        unsafe {
+            d.update_descriptor_sets(&writes, &[]);
+            d.cmd_bind_pipeline(self.cmd, vk::PipelineBindPoint::COMPUTE, p.pipeline);
+            d.cmd_bind_descriptor_sets(self.cmd, vk::PipelineBindPoint::COMPUTE, p.layout, 0, &[set], &[]);
+            if !push.is_empty() {
+                d.cmd_push_constants(self.cmd, p.layout, vk::ShaderStageFlags::COMPUTE, 0, push);
+            }
+            d.cmd_dispatch(self.cmd, groups[0], groups[1], groups[2]);
+        }
+        Ok(())
+    }
+
+    /// Dispatch at least `count` workgroups as a 1-D or 2-D grid within the device's limits.
+    /// Kernels that take tiles from an atomic ticket (or index by the flattened id and check
+    /// the count) tolerate the surplus of the 2-D shape.
+    pub fn dispatch_count(&mut self, p: &Pipeline, buffers: &[BufferSlice], push: &[u8], count: u32) -> Result<()> {
+        self.dispatch(p, buffers, push, grid_for(count, self.ctx.limits.max_compute_work_group_count)?)
+    }
+
+    /// A dependency between two accesses of the listed ranges; `reason` says which hazard it
+    /// resolves and is kept in [`Recorder::barrier_log`] (and as a debug label under validation).
+    pub fn barrier(&mut self, slices: &[BufferSlice], from: Access, to: Access, reason: &str) {
+        let barriers: Vec<_> = slices
+            .iter()
+            .map(|s| {
+                vk::BufferMemoryBarrier::default()
+                    .src_access_mask(from.mask())
+                    .dst_access_mask(to.mask())
+                    .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                    .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                    .buffer(s.buffer)
+                    .offset(s.offset)
+                    .size(s.size)
+            })
+            .collect();
+        self.label(reason);
+        self.barrier_log.push(format!("{from:?} -> {to:?}: {reason}"));
+        unsafe {
+            self.ctx.device.cmd_pipeline_barrier(
+                self.cmd,
+                from.stage(),
+                to.stage(),
+                vk::DependencyFlags::empty(),
+                &[],
+                &barriers,
+                &[],
+            );
+        }
+    }
+
+    fn label(&self, text: &str) {
+        if let Some(du) = &self.ctx.debug_device {
+            let name = CString::new(text).unwrap_or_default();
+            let label = vk::DebugUtilsLabelEXT::default().label_name(&name);
+            unsafe { du.cmd_insert_debug_utils_label(self.cmd, &label) };
+        }
+    }
+
+    /// Fill a range with a repeated 32-bit word (vkCmdFillBuffer).
+    pub fn fill(&mut self, s: BufferSlice, word: u32) {
+        unsafe { self.ctx.device.cmd_fill_buffer(self.cmd, s.buffer, s.offset, s.size, word) };
+    }
+
+    /// Copy `src` to `dst` (sizes must match).
+    pub fn copy(&mut self, src: BufferSlice, dst: BufferSlice) {
+        assert_eq!(src.size, dst.size, "copy size mismatch");
+        let region = [vk::BufferCopy { src_offset: src.offset, dst_offset: dst.offset, size: src.size }];
+        unsafe { self.ctx.device.cmd_copy_buffer(self.cmd, src.buffer, dst.buffer, &region) };
+    }
+
+    /// Reserve `count` timestamp slots for this command buffer.
+    pub fn enable_timestamps(&mut self, count: u32) -> Result<()> {
+        if self.ctx.info.timestamp_valid_bits == 0 || self.ctx.limits.timestamp_compute_and_graphics == vk::FALSE {
+            return Err(Error::Unsupported { device: self.ctx.info.name.clone(), what: "timestamps on its compute queue".into() });
+        }
+        let ci = vk::QueryPoolCreateInfo::default().query_type(vk::QueryType::TIMESTAMP).query_count(count);
+        let pool = unsafe { self.ctx.device.create_query_pool(&ci, None) }.ctx(|| "vkCreateQueryPool".into())?;
+        unsafe { self.ctx.device.cmd_reset_query_pool(self.cmd, pool, 0, count) };
+        self.query_pool = Some((pool, count));
+        Ok(())
+    }
+
+    /// Write timestamp `index` once every command recorded before it has completed.
+    pub fn timestamp(&mut self, index: u32) {
+        let (pool, count) = self.query_pool.expect("enable_timestamps first");
+        assert!(index < count);
+        unsafe {
+            self.ctx.device.cmd_write_timestamp(self.cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, pool, index)
+        };
+    }
+
+    /// End, submit and wait (up to the context's timeout).
+    pub fn submit_and_wait(&mut self) -> Result<()> {
+        assert!(self.state == State::Recording, "a Recorder submits once");
+        let d = &self.ctx.device;
+        unsafe { d.end_command_buffer(self.cmd) }.ctx(|| format!("vkEndCommandBuffer for {}", self.what))?;
+        let cmds = [self.cmd];
+        let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
+        {
+            // The queue is externally synchronised; the pool lock serialises submissions.
+            let _guard = self.ctx.command_pool.lock().unwrap();
+            unsafe { d.queue_submit(self.ctx.queue, &submit, self.fence) }.ctx(|| format!("vkQueueSubmit for {}", self.what))?;
+        }
+        self.state = State::Submitted;
+        let timeout = self.ctx.timeout;
+        match unsafe { d.wait_for_fences(&[self.fence], true, timeout.as_nanos().min(u64::MAX as u128) as u64) } {
+            Ok(()) => {
+                self.state = State::Done;
+                Ok(())
+            }
+            Err(vk::Result::TIMEOUT) => {
+                self.state = State::Abandoned;
+                Err(Error::Timeout { what: self.what.clone(), secs: timeout.as_secs_f64() })
+            }
+            Err(e) => {
+                self.state = State::Abandoned;
+                Err(Err::<(), _>(e).ctx(|| self.what.clone()).unwrap_err())
+            }
+        }
+    }
+
+    /// Timestamps in nanoseconds (masked to the valid bits, scaled by the period), after
+    /// [`Recorder::submit_and_wait`].
+    pub fn timestamps_ns(&self) -> Result<Vec<f64>> {
+        assert!(self.state == State::Done, "timestamps are read after a completed submission");
+        let (pool, count) = self.query_pool.expect("enable_timestamps first");
+        let mut raw = vec![0u64; count as usize];
+        unsafe {
+            self.ctx.device.get_query_pool_results(pool, 0, &mut raw, vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT)
+        }
+        .ctx(|| format!("reading timestamps of {}", self.what))?;
+        let bits = self.ctx.info.timestamp_valid_bits;
+        let mask = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+        let period = self.ctx.info.timestamp_period_ns as f64;
+        Ok(raw.iter().map(|t| (t & mask) as f64 * period).collect())
+    }
+}
+
+/// Interval between two masked timestamps, in ns, allowing for one wrap of the counter.
+pub fn elapsed_ns(ctx: &Context, start: f64, end: f64) -> f64 {
+    if end >= start {
+        end - start
+    } else {
+        let bits = ctx.info.timestamp_valid_bits.min(63);
+        end + (1u64 << bits) as f64 * ctx.info.timestamp_period_ns as f64 - start
+    }
+}
+
+/// A grid of at least `count` workgroups within `max` per dimension.
+pub fn grid_for(count: u32, max: [u32; 3]) -> Result<[u32; 3]> {
+    if count <= max[0] {
+        return Ok([count.max(1), 1, 1]);
+    }
+    let y = count.div_ceil(max[0]);
+    if y > max[1] {
+        return Err(Error::Invalid(format!("{count} workgroups exceed the device's dispatch limits {max:?}")));
+    }
+    Ok([count.div_ceil(y), y, 1])
+}
+
+impl Drop for Recorder<'_> {
+    fn drop(&mut self) {
+        let d = &self.ctx.device;
+        if self.state == State::Submitted || self.state == State::Abandoned {
+            // Give the GPU one more timeout to finish; if it does not, leak rather than free
+            // objects it may still use.
+            let ok = unsafe { d.wait_for_fences(&[self.fence], true, self.ctx.timeout.as_nanos() as u64) }.is_ok();
+            if !ok {
+                return;
+            }
+        }
+        unsafe {
+            for p in self.desc_pools.drain(..) {
+                d.destroy_descriptor_pool(p, None);
+            }
+            if let Some((q, _)) = self.query_pool.take() {
+                d.destroy_query_pool(q, None);
+            }
+            d.destroy_fence(self.fence, None);
+            let pool = self.ctx.command_pool.lock().unwrap();
+            d.free_command_buffers(*pool, &[self.cmd]);
+        }
+    }
+}

@@ -1,0 +1,275 @@
+//! The vkprims command line: parse, call the library, print. Errors are one line on stderr
+//! with exit status 2; a failed check (selftest, benchmark validation) exits with 1.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Args, Parser, Subcommand};
+use vkprims::bench::{self, BenchOptions};
+use vkprims::gpu::{self, Context, ContextOptions};
+use vkprims::prims::scan::{self, ScanDesc, ScanKind, ScanOp};
+use vkprims::prims::DType;
+use vkprims::{npy, selftest, Error};
+
+#[derive(Parser)]
+#[command(name = "vkprims", version, about = "Vulkan-native GPU compute primitives and perf lab")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Args, Clone)]
+struct DeviceArgs {
+    /// Device index (see `vkprims devices`) or name substring; default: the best GPU present.
+    #[arg(long)]
+    device: Option<String>,
+    /// Pin the subgroup size (needs VK_EXT_subgroup_size_control).
+    #[arg(long)]
+    subgroup_size: Option<u32>,
+    /// Enable the validation layer with synchronisation validation (or VKPRIMS_VALIDATE=1).
+    #[arg(long)]
+    validate: bool,
+}
+
+impl DeviceArgs {
+    fn open(&self) -> vkprims::Result<Arc<Context>> {
+        let mut o = ContextOptions::default();
+        o.device = self.device.clone();
+        o.validate |= self.validate;
+        let ctx = Context::new(&o)?;
+        ctx.check_subgroup_size(self.subgroup_size)?;
+        Ok(ctx)
+    }
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// List the Vulkan devices.
+    Devices {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a device's fingerprint.
+    Info {
+        #[arg(long)]
+        device: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Reduce or scan a 1-D .npy array (u32, i32 or f32).
+    Scan {
+        #[arg(long = "in")]
+        input: PathBuf,
+        #[arg(long = "out")]
+        output: PathBuf,
+        #[arg(long, default_value = "exclusive", value_parser = ["exclusive", "inclusive", "reduce"])]
+        kind: String,
+        #[arg(long, default_value = "add", value_parser = ["add", "min", "max"])]
+        op: String,
+        #[command(flatten)]
+        dev: DeviceArgs,
+    },
+    /// Run the correctness suite on a device: subgroup probe, then every primitive.
+    Selftest {
+        #[command(flatten)]
+        dev: DeviceArgs,
+        /// Largest n to test.
+        #[arg(long, default_value_t = 3_000_017)]
+        max_n: u64,
+        /// Also write the checks as JSON.
+        #[arg(long)]
+        json: Option<PathBuf>,
+    },
+    /// Benchmarks.
+    Bench {
+        #[command(subcommand)]
+        what: BenchCmd,
+    },
+}
+
+#[derive(Subcommand)]
+enum BenchCmd {
+    /// Scan and reduce, against the copy throughput measured in the same run.
+    Scan {
+        /// Sizes: a comma list of integers or powers (2^20). Default: 2^20,2^24,2^28 on GPUs,
+        /// 2^16,2^20,2^22 on CPU devices (capped by maxStorageBufferRange).
+        #[arg(long, value_delimiter = ',')]
+        n: Vec<String>,
+        #[arg(long, value_delimiter = ',', default_value = "exclusive,reduce")]
+        kind: Vec<String>,
+        #[arg(long, value_delimiter = ',', default_value = "add")]
+        op: Vec<String>,
+        #[arg(long, value_delimiter = ',', default_value = "u32")]
+        dtype: Vec<String>,
+        /// Timed trials per row (default 20 on GPUs, 5 on CPU devices).
+        #[arg(long)]
+        trials: Option<u32>,
+        #[arg(long, default_value_t = 3)]
+        warmup: u32,
+        /// Do not reset look-back state between trials (shows what stale state does).
+        #[arg(long)]
+        no_reset: bool,
+        /// Write rows, copy results and the device fingerprint as JSON.
+        #[arg(long)]
+        json: Option<PathBuf>,
+        #[command(flatten)]
+        dev: DeviceArgs,
+    },
+}
+
+fn parse_n(s: &str) -> vkprims::Result<u64> {
+    let bad = || Error::Invalid(format!("bad size '{s}' (use an integer or 2^K)"));
+    match s.split_once('^') {
+        Some((b, e)) => {
+            let (b, e) = (b.trim().parse::<u64>().map_err(|_| bad())?, e.trim().parse::<u32>().map_err(|_| bad())?);
+            b.checked_pow(e).ok_or_else(bad)
+        }
+        None => s.trim().parse().map_err(|_| bad()),
+    }
+}
+
+/// Validation messages are failures wherever they occur.
+fn check_validation(ctx: &Context) -> vkprims::Result<()> {
+    let msgs = ctx.take_validation_messages();
+    for m in &msgs {
+        eprintln!("validation: {m}");
+    }
+    if msgs.is_empty() { Ok(()) } else { Err(Error::Validation(msgs)) }
+}
+
+fn run(cli: Cli) -> vkprims::Result<ExitCode> {
+    match cli.cmd {
+        Cmd::Devices { json } => {
+            let list = gpu::list_devices()?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&list).unwrap());
+            } else {
+                for d in list {
+                    println!("{}: {} ({}, Vulkan {}, {})", d.index, d.name, d.device_type, d.api_version, d.driver);
+                }
+            }
+        }
+        Cmd::Info { device, json } => {
+            let ctx = DeviceArgs { device, subgroup_size: None, validate: false }.open()?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(ctx.info()).unwrap());
+            } else {
+                print!("{}", ctx.info().to_text());
+            }
+        }
+        Cmd::Scan { input, output, kind, op, dev } => {
+            // Everything that can be wrong with the input is found before the device opens.
+            let (dtype, words) = npy::read_words(&input)?;
+            let ctx = dev.open()?;
+            let mut desc = ScanDesc::new(dtype, ScanOp::parse(&op)?, ScanKind::parse(&kind)?, words.len() as u64);
+            desc.subgroup_size = dev.subgroup_size;
+            let out = scan::run_words(&ctx, &desc, &words)?;
+            check_validation(&ctx)?;
+            npy::write_words(&output, dtype, &out)?;
+        }
+        Cmd::Selftest { dev, max_n, json } => {
+            let ctx = dev.open()?;
+            println!("device: {} ({}), driver {} {}", ctx.info().name, ctx.info().device_type, ctx.info().driver_name, ctx.info().driver_version);
+            let mut checks = selftest::probe(&ctx, dev.subgroup_size)?;
+            let probe_ok = checks.iter().all(|c| c.ok);
+            if probe_ok {
+                checks.extend(selftest::scan_checks(&ctx, dev.subgroup_size, max_n)?);
+            } else {
+                checks.push(selftest::Check {
+                    name: "primitives".into(),
+                    ok: false,
+                    detail: "skipped: the subgroup probe failed, so no subgroup kernel can be trusted on this device/width".into(),
+                });
+            }
+            let msgs = ctx.take_validation_messages();
+            checks.push(selftest::Check {
+                name: "validation layer".into(),
+                ok: msgs.is_empty(),
+                detail: if !ctx.validation_enabled() {
+                    "not enabled (--validate)".into()
+                } else {
+                    msgs.first().cloned().unwrap_or_else(|| "no messages".into())
+                },
+            });
+            for c in &checks {
+                println!("{} {}{}", if c.ok { "ok  " } else { "FAIL" }, c.name, if c.detail.is_empty() { String::new() } else { format!(": {}", c.detail) });
+            }
+            let failed = checks.iter().filter(|c| !c.ok).count();
+            println!("{} checks, {} failed", checks.len(), failed);
+            if let Some(path) = json {
+                let doc = serde_json::json!({ "device": ctx.info(), "subgroup_size": dev.subgroup_size, "checks": checks });
+                std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap())
+                    .map_err(|e| Error::Invalid(format!("{}: {e}", path.display())))?;
+            }
+            return Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) });
+        }
+        Cmd::Bench { what: BenchCmd::Scan { n, kind, op, dtype, trials, warmup, no_reset, json, dev } } => {
+            let kinds = kind.iter().map(|s| ScanKind::parse(s)).collect::<vkprims::Result<Vec<_>>>()?;
+            let ops = op.iter().map(|s| ScanOp::parse(s)).collect::<vkprims::Result<Vec<_>>>()?;
+            let dtypes = dtype.iter().map(|s| DType::parse(s)).collect::<vkprims::Result<Vec<_>>>()?;
+            let ns = n.iter().map(|s| parse_n(s)).collect::<vkprims::Result<Vec<_>>>()?;
+            let ctx = dev.open()?;
+            let cpu = ctx.info().device_type == "cpu";
+            let max_n = ctx.max_storage_buffer_range() / 4;
+            let ns = if ns.is_empty() {
+                let d: &[u64] = if cpu { &[1 << 16, 1 << 20, 1 << 22] } else { &[1 << 20, 1 << 24, 1 << 28] };
+                d.iter().copied().filter(|&n| n <= max_n).collect()
+            } else {
+                ns
+            };
+            let opts = BenchOptions {
+                trials: trials.unwrap_or(if cpu { 5 } else { 20 }).max(1),
+                warmup,
+                reset: !no_reset,
+                subgroup_size: dev.subgroup_size,
+            };
+            eprintln!("device: {} | trials {} (+{} warm-up) | reset {}", ctx.info().name, opts.trials, opts.warmup, opts.reset);
+            let mut copies = Vec::new();
+            let mut rows = Vec::new();
+            for &n in &ns {
+                let copy = bench::copy_throughput(&ctx, n, &opts)?;
+                for &dt in &dtypes {
+                    for &o in &ops {
+                        for &k in &kinds {
+                            let row = bench::bench_scan(&ctx, &ScanDesc::new(dt, o, k, n), &opts, &copy)?;
+                            eprintln!("  {} : {:.3} ms, {}", row.desc.label(), row.stats.median_ns * 1e-6, row.validation);
+                            rows.push(row);
+                        }
+                    }
+                }
+                copies.push(copy);
+            }
+            check_validation(&ctx)?;
+            print!("{}", bench::scan_table(&copies, &rows));
+            if let Some(path) = json {
+                let doc = serde_json::json!({
+                    "schema": "vkprims.bench.scan/1",
+                    "vkprims_version": env!("CARGO_PKG_VERSION"),
+                    "command": std::env::args().collect::<Vec<_>>(),
+                    "device": ctx.info(),
+                    "options": opts,
+                    "copy": copies,
+                    "rows": rows,
+                });
+                std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap())
+                    .map_err(|e| Error::Invalid(format!("{}: {e}", path.display())))?;
+            }
+            if rows.iter().any(|r| r.validation != "ok") {
+                return Ok(ExitCode::from(1));
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("vkprims: error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

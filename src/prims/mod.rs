@@ -1,0 +1,93 @@
+//! The primitives. Each module holds a plan (checked before recording), `record` into a
+//! caller's command buffer, a `run` convenience and the plain CPU `reference`.
+
+pub mod scan;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{invalid, Result};
+use crate::gpu::Context;
+
+/// Element types the kernels understand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DType {
+    U32,
+    I32,
+    F32,
+}
+
+impl DType {
+    pub const ALL: [DType; 3] = [DType::U32, DType::I32, DType::F32];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::U32 => "u32",
+            DType::I32 => "i32",
+            DType::F32 => "f32",
+        }
+    }
+    pub fn size(self) -> usize {
+        4
+    }
+    pub fn parse(s: &str) -> Result<DType> {
+        match s {
+            "u32" => Ok(DType::U32),
+            "i32" => Ok(DType::I32),
+            "f32" => Ok(DType::F32),
+            _ => invalid(format!("unsupported dtype '{s}' (supported: u32, i32, f32)")),
+        }
+    }
+}
+
+impl std::fmt::Display for DType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A host element type with a kernel dtype.
+pub trait Elem: bytemuck::Pod + Copy + Send + Sync + 'static {
+    const DTYPE: DType;
+}
+impl Elem for u32 {
+    const DTYPE: DType = DType::U32;
+}
+impl Elem for i32 {
+    const DTYPE: DType = DType::I32;
+}
+impl Elem for f32 {
+    const DTYPE: DType = DType::F32;
+}
+
+/// Refuse an array the device cannot bind as one storage buffer.
+pub(crate) fn check_len(ctx: &Context, what: &str, n: u64, elem_bytes: u64) -> Result<()> {
+    let max = ctx.max_storage_buffer_range() / elem_bytes;
+    if n > max {
+        return invalid(format!(
+            "{what}: n = {n} exceeds this device's limit of {max} elements \
+             (maxStorageBufferRange = {} bytes on {})",
+            ctx.max_storage_buffer_range(),
+            ctx.info().name
+        ));
+    }
+    Ok(())
+}
+
+/// Refuse a device whose compute stage lacks the subgroup operations a kernel uses.
+pub(crate) fn require_subgroup_ops(ctx: &Context, what: &str, ops: &[&str]) -> Result<()> {
+    let sg = &ctx.info().subgroup;
+    let mut missing: Vec<String> = ops
+        .iter()
+        .filter(|o| !sg.supported_operations.iter().any(|s| s == *o))
+        .map(|o| format!("subgroup {o} operations"))
+        .collect();
+    if !sg.supported_stages.iter().any(|s| s == "compute") {
+        missing.push("subgroup operations in compute shaders".into());
+    }
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(crate::Error::Unsupported { device: ctx.info().name.clone(), what: format!("{} (needed by {what})", missing.join(", ")) })
+    }
+}

@@ -1,0 +1,142 @@
+//! `vkprims selftest`: the correctness suite on whatever device is chosen. A subgroup probe
+//! first (so a driver whose subgroup operations disagree with its reported width is named as
+//! such), then every primitive against its CPU reference at fixed seeds and several sizes,
+//! forced fallback included. One line per check.
+
+use std::sync::Arc;
+
+use crate::error::Result;
+use crate::gpu::{self, Access, Buffer, Context, MemoryLocation, PipelineKey, Recorder};
+use crate::prims::scan::{self, ScanDesc, ScanKind, ScanOp, ScanPolicy};
+use crate::prims::DType;
+use crate::testdata::{generate, Pattern};
+
+/// Outcome of one check.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Check {
+    pub name: String,
+    pub ok: bool,
+    pub detail: String,
+}
+
+const PROBE_FIELDS: usize = 12;
+const PROBE_NAMES: [&str; PROBE_FIELDS] = [
+    "gl_SubgroupSize",
+    "gl_SubgroupInvocationID",
+    "ballot(true) bit count",
+    "ballot(odd lanes) bit count",
+    "inclusive bit count",
+    "exclusive bit count (odd lanes)",
+    "ballot find MSB",
+    "ballot bit extract",
+    "subgroupAdd(1)",
+    "subgroupInclusiveAdd(lane)",
+    "subgroupMax(lane)",
+    "subgroupShuffle(lane, lane+1)",
+];
+
+/// What each probe field must hold for a lane of a subgroup of size `s`.
+pub fn probe_expected(s: u32, lane: u32) -> [u32; PROBE_FIELDS] {
+    [
+        s,
+        lane,
+        s,
+        s / 2,
+        lane + 1,
+        lane / 2,
+        s - 1,
+        lane & 1,
+        s,
+        lane * (lane + 1) / 2,
+        s - 1,
+        (lane + 1) % s,
+    ]
+}
+
+/// Run the subgroup probe; one check per field, naming the first wrong lane.
+pub fn probe(ctx: &Arc<Context>, subgroup_size: Option<u32>) -> Result<Vec<Check>> {
+    let wg = 128u32.max(ctx.info().subgroup.max_size);
+    let p = ctx.pipeline(PipelineKey { shader: "probe", spec: vec![wg], subgroup_size, bindings: 1, push_bytes: 0 })?;
+    let bytes = wg as u64 * PROBE_FIELDS as u64 * 4;
+    let out = Buffer::new(ctx, bytes, MemoryLocation::GpuOnly, "probe output")?;
+    let mut rec = Recorder::new(ctx, "subgroup probe")?;
+    rec.dispatch(&p, &[out.slice()], &[], [1, 1, 1])?;
+    rec.barrier(&[out.slice()], Access::ComputeWrite, Access::TransferRead, "probe results copied to the host");
+    rec.submit_and_wait()?;
+    drop(rec);
+    let words: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu::download(ctx, out.slice())?);
+    let reported = words[0];
+    let mut checks = vec![Check {
+        name: "probe: subgroup size".into(),
+        ok: subgroup_size.is_none_or(|s| s == reported) && reported.is_power_of_two(),
+        detail: format!(
+            "gl_SubgroupSize = {reported} (device default {}, pinned {})",
+            ctx.info().subgroup.default_size,
+            subgroup_size.map_or("no".to_string(), |s| s.to_string())
+        ),
+    }];
+    for (f, name) in PROBE_NAMES.iter().enumerate().skip(1) {
+        let bad = (0..wg as usize).find_map(|inv| {
+            let rec = &words[inv * PROBE_FIELDS..(inv + 1) * PROBE_FIELDS];
+            let want = probe_expected(rec[0], rec[1]);
+            (rec[f] != want[f]).then(|| (inv, rec[1], rec[f], want[f]))
+        });
+        let detail = match bad {
+            None => format!("correct at width {reported}"),
+            Some((inv, lane, got, want)) => {
+                let mut d = format!("invocation {inv} (lane {lane}): got {got}, want {want} at reported width {reported}");
+                if f == 2 && got < reported {
+                    d.push_str(&format!(
+                        "; the driver reports {reported} lanes but its subgroup operations act on {got}: \
+                         a driver bug, and every subgroup kernel would be wrong at this width"
+                    ));
+                }
+                d
+            }
+        };
+        checks.push(Check { name: format!("probe: {name}"), ok: bad.is_none(), detail });
+    }
+    Ok(checks)
+}
+
+/// Scan and reduce against the reference: every dtype, operator and kind at awkward sizes,
+/// plus the forced decoupled fallback.
+pub fn scan_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -> Result<Vec<Check>> {
+    let tile = ScanPolicy::default().tile_elems();
+    let mut sizes: Vec<u64> = vec![0, 1, 3, 4, 1000, tile - 1, tile, tile + 1, 7 * tile + 5, 100_003, 1 << 20, 3_000_017];
+    sizes.retain(|&n| n <= max_n);
+    let mut checks = Vec::new();
+    for dtype in DType::ALL {
+        for op in ScanOp::ALL {
+            for kind in ScanKind::ALL {
+                for (i, &n) in sizes.iter().enumerate() {
+                    let pattern = if i % 3 == 2 { Pattern::Specials } else { Pattern::Random };
+                    for force in [0u32, 3] {
+                        if force > 0 && n < 3 * tile {
+                            continue;
+                        }
+                        let mut desc = ScanDesc::new(dtype, op, kind, n);
+                        desc.subgroup_size = subgroup_size;
+                        desc.force_fallback_period = force;
+                        let input = generate(pattern, dtype, n as usize, 0x5eed ^ n);
+                        let name = format!(
+                            "{}{} ({})",
+                            desc.label(),
+                            if force > 0 { " forced-fallback" } else { "" },
+                            pattern.name()
+                        );
+                        let check = match scan::run_words(ctx, &desc, &input) {
+                            Ok(got) => match scan::check(&desc, &input, &got) {
+                                None => Check { name, ok: true, detail: String::new() },
+                                Some(e) => Check { name, ok: false, detail: e },
+                            },
+                            Err(e) => Check { name, ok: false, detail: e.to_string() },
+                        };
+                        checks.push(check);
+                    }
+                }
+            }
+        }
+    }
+    Ok(checks)
+}
