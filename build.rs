@@ -18,14 +18,16 @@ struct Variant {
 
 fn variants() -> Vec<Variant> {
     let mut v = Vec::new();
-    // Scan/reduce: element type x operator. Kind (reduce/inclusive/exclusive) is a spec constant.
+    // Scan and reduce: element type x operator (inclusive/exclusive is a spec constant).
     for (dt_i, dt) in ["u32", "i32", "f32"].iter().enumerate() {
         for (op_i, op) in ["add", "min", "max"].iter().enumerate() {
-            v.push(Variant {
-                name: format!("scan_{dt}_{op}"),
-                file: "scan/scan.comp",
-                defines: vec![("DTYPE", dt_i.to_string()), ("OP", op_i.to_string())],
-            });
+            for kernel in ["scan", "reduce"] {
+                v.push(Variant {
+                    name: format!("{kernel}_{dt}_{op}"),
+                    file: if kernel == "scan" { "scan/scan.comp" } else { "scan/reduce.comp" },
+                    defines: vec![("DTYPE", dt_i.to_string()), ("OP", op_i.to_string())],
+                });
+            }
         }
     }
     v.push(Variant { name: "probe".into(), file: "probe/probe.comp", defines: vec![] });

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use clap::{Args, Parser, Subcommand};
 use vkprims::bench::{self, BenchOptions};
 use vkprims::gpu::{self, Context, ContextOptions};
-use vkprims::prims::scan::{self, ScanDesc, ScanKind, ScanOp};
+use vkprims::prims::scan::{self, ScanDesc, ScanKind, ScanOp, ScanPolicy};
 use vkprims::prims::DType;
 use vkprims::{npy, selftest, Error};
 
@@ -107,6 +107,9 @@ enum BenchCmd {
         trials: Option<u32>,
         #[arg(long, default_value_t = 3)]
         warmup: u32,
+        /// Tuning policies to compare, WORKGROUPxVEC4_PER_LANE[xSPIN_LIMIT] (default: built-in).
+        #[arg(long, value_delimiter = ',')]
+        policy: Vec<String>,
         /// Do not reset look-back state between trials (shows what stale state does).
         #[arg(long)]
         no_reset: bool,
@@ -116,6 +119,18 @@ enum BenchCmd {
         #[command(flatten)]
         dev: DeviceArgs,
     },
+}
+
+fn parse_policy(s: &str) -> vkprims::Result<ScanPolicy> {
+    let bad = || Error::Invalid(format!("bad policy '{s}' (use WORKGROUPxVEC[xSPIN_LIMIT], e.g. 256x4 or 256x8x256)"));
+    let v = s.split('x').map(|p| p.parse::<u32>().map_err(|_| bad())).collect::<vkprims::Result<Vec<_>>>()?;
+    let mut p = ScanPolicy::default();
+    match v[..] {
+        [w, vec] => (p.workgroup_size, p.vec_per_lane) = (w, vec),
+        [w, vec, spin] => (p.workgroup_size, p.vec_per_lane, p.spin_limit) = (w, vec, spin),
+        _ => return Err(bad()),
+    }
+    Ok(p)
 }
 
 fn parse_n(s: &str) -> vkprims::Result<u64> {
@@ -204,11 +219,15 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
             }
             return Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) });
         }
-        Cmd::Bench { what: BenchCmd::Scan { n, kind, op, dtype, trials, warmup, no_reset, json, dev } } => {
+        Cmd::Bench { what: BenchCmd::Scan { n, kind, op, dtype, trials, warmup, policy, no_reset, json, dev } } => {
             let kinds = kind.iter().map(|s| ScanKind::parse(s)).collect::<vkprims::Result<Vec<_>>>()?;
             let ops = op.iter().map(|s| ScanOp::parse(s)).collect::<vkprims::Result<Vec<_>>>()?;
             let dtypes = dtype.iter().map(|s| DType::parse(s)).collect::<vkprims::Result<Vec<_>>>()?;
             let ns = n.iter().map(|s| parse_n(s)).collect::<vkprims::Result<Vec<_>>>()?;
+            let mut policies = policy.iter().map(|s| parse_policy(s)).collect::<vkprims::Result<Vec<_>>>()?;
+            if policies.is_empty() {
+                policies.push(ScanPolicy::default());
+            }
             let ctx = dev.open()?;
             let cpu = ctx.info().device_type == "cpu";
             let max_n = ctx.max_storage_buffer_range() / 4;
@@ -232,9 +251,13 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                 for &dt in &dtypes {
                     for &o in &ops {
                         for &k in &kinds {
-                            let row = bench::bench_scan(&ctx, &ScanDesc::new(dt, o, k, n), &opts, &copy)?;
-                            eprintln!("  {} : {:.3} ms, {}", row.desc.label(), row.stats.median_ns * 1e-6, row.validation);
-                            rows.push(row);
+                            for &p in &policies {
+                                let mut desc = ScanDesc::new(dt, o, k, n);
+                                desc.policy = p;
+                                let row = bench::bench_scan(&ctx, &desc, &opts, &copy)?;
+                                eprintln!("  {} {}x{}x{}: {:.3} ms, {}", row.desc.label(), p.workgroup_size, p.vec_per_lane, p.spin_limit, row.stats.median_ns * 1e-6, row.validation);
+                                rows.push(row);
+                            }
                         }
                     }
                 }

@@ -1,39 +1,24 @@
 #version 460
-// Single-pass reduce / inclusive scan / exclusive scan: atomic tile tickets, decoupled
-// look-back and decoupled fallback (DESIGN.md, principle 2). CPU twin: src/prims/scan.rs.
-//
-// Tile layout ("subgroup-striped"): a tile is WG * VEC uvec4 words. Subgroup s owns the
-// contiguous segment of S * VEC words starting at s * S * VEC; in step j its lane l loads
-// word j * S + l, so every load and store is a coalesced uvec4 access, and the scan inside a
-// segment needs only subgroup operations (no transpose through shared memory).
-//
-// Correct at every subgroup size that divides the workgroup (4 to 128): nothing assumes 32.
+// Single-pass inclusive / exclusive scan: atomic tile tickets, decoupled look-back and
+// decoupled fallback (DESIGN.md, principle 2). CPU twin: src/prims/scan.rs.
+// Tile layout and loads: scan/tile.glsl. Correct at every subgroup size from 4 to 128.
 #include "common/subgroup.glsl"
 #include "common/scan_op.glsl"
 
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint VEC = 4;                 // uvec4 words per lane per tile
-layout(constant_id = 2) const uint KIND = 2;                // 0 reduce, 1 inclusive, 2 exclusive
+layout(constant_id = 2) const uint KIND = 2;                // 1 inclusive, 2 exclusive
 layout(constant_id = 3) const uint FORCE_FALLBACK_PERIOD = 0; // debug: >= 2 forces fallback
 layout(constant_id = 4) const uint SPIN_LIMIT = 32;         // look-back rounds before fallback
+#include "scan/tile.glsl"
 
-layout(push_constant) uniform Params { uint n; uint num_tiles; } pc;
-
-// The same bindings seen as words (partial tiles) and as uvec4 (full tiles).
-layout(set = 0, binding = 0, std430) readonly buffer InW { uint in_w[]; };
-layout(set = 0, binding = 0, std430) readonly buffer InV { uvec4 in_v[]; };
-layout(set = 0, binding = 1, std430) writeonly buffer OutW { uint out_w[]; };
-layout(set = 0, binding = 1, std430) writeonly buffer OutV { uvec4 out_v[]; };
-// state[0]: tile ticket; state[4 + 2t], state[5 + 2t]: tile t's look-back words.
-layout(set = 0, binding = 2, std430) coherent buffer State { uint state[]; };
+// state[0]: tile ticket; state[1]: fallbacks taken; state[2]: look-back rounds (debug
+// counters for the benchmarks); state[4 + 2t], state[5 + 2t]: tile t's look-back words.
 #define SPINE_WORDS state
-#define SPINE_BASE 4u
+#define SPINE_BASE STATE_BASE
 #include "common/lookback.glsl"
 
-const uint MAX_SUBGROUPS = 256;  // workgroup of up to 1024 at subgroup size 4
-shared T s_part[MAX_SUBGROUPS];  // scan path: subgroup totals, then exclusive prefixes
-shared T s_det[MAX_SUBGROUPS];   // tile_total(): per-subgroup partials
-shared T s_bcast;
+shared T s_part[MAX_SUBGROUPS];  // subgroup totals, then exclusive prefixes
 shared T s_agg;
 shared T s_prefix;
 shared uint s_tile;
@@ -43,61 +28,8 @@ shared int s_look;
 uvec4 raw[VEC];
 TV loc[VEC];
 
-uint tile_words() { return gl_WorkGroupSize.x * VEC; }
-
-uint word_index(uint tile, uint j) {
-    return tile * tile_words() + gl_SubgroupID * gl_SubgroupSize * VEC + j * gl_SubgroupSize
-        + gl_SubgroupInvocationID;
-}
-
-bool tile_is_full(uint tile) { return (tile + 1u) * tile_words() * 4u <= pc.n; }
-
-uvec4 load_word(uint wi, bool full) {
-    if (full) return in_v[wi];
-    uvec4 r = uvec4(from_t(IDENTITY));
-    uint e = wi * 4u;
-    if (e < pc.n) r.x = in_w[e];
-    if (e + 1u < pc.n) r.y = in_w[e + 1u];
-    if (e + 2u < pc.n) r.z = in_w[e + 2u];
-    if (e + 3u < pc.n) r.w = in_w[e + 3u];
-    return r;
-}
-
-T fold_word(T acc, uvec4 r) {
-    acc = OPF(acc, to_t(r.x));
-    acc = OPF(acc, to_t(r.y));
-    acc = OPF(acc, to_t(r.z));
-    return OPF(acc, to_t(r.w));
-}
-
-// The tile's reduction from each lane's fold, in one fixed order, so a fallback that
-// recomputes a tile posts bit-identical values to its owner even for f32 add.
-// Called by the whole workgroup in uniform control flow.
-T tile_total(T lane_acc) {
-    T s = SG_REDUCE(lane_acc);
-    if (subgroupElect()) s_det[gl_SubgroupID] = s;
-    barrier();
-    if (gl_SubgroupID == 0u) {
-        T carry = IDENTITY;
-        for (uint b = 0u; b < gl_NumSubgroups; b += gl_SubgroupSize) {
-            uint i = b + gl_SubgroupInvocationID;
-            carry = OPF(carry, SG_REDUCE(i < gl_NumSubgroups ? s_det[i] : IDENTITY));
-        }
-        if (subgroupElect()) s_bcast = carry;
-    }
-    barrier();
-    T r = s_bcast;
-    barrier();
-    return r;
-}
-
 // Decoupled fallback: recompute a predecessor's aggregate from the input.
-T fallback_total(uint tile) {
-    bool full = tile_is_full(tile);
-    T acc = IDENTITY;
-    for (uint j = 0u; j < VEC; ++j) acc = fold_word(acc, load_word(word_index(tile, j), full));
-    return tile_total(acc);
-}
+T fallback_total(uint tile) { return workgroup_total(fold_tile(IDENTITY, tile)); }
 
 bool forced(uint tile) {
     return FORCE_FALLBACK_PERIOD >= 2u && tile % FORCE_FALLBACK_PERIOD == FORCE_FALLBACK_PERIOD - 1u;
@@ -115,15 +47,11 @@ void main() {
     for (uint j = 0u; j < VEC; ++j) raw[j] = load_word(word_index(tile, j), full);
 
     T agg;
-    if (KIND == 0u) {
-        T acc = IDENTITY;
-        for (uint j = 0u; j < VEC; ++j) acc = fold_word(acc, raw[j]);
-        agg = tile_total(acc);
-    } else {
+    {
 #if EXACT_OP == 0
         T acc = IDENTITY;
         for (uint j = 0u; j < VEC; ++j) acc = fold_word(acc, raw[j]);
-        agg = tile_total(acc);
+        agg = workgroup_total(acc);
 #endif
         // Scan of the subgroup's segment: lane-serial within a uvec4, subgroup across lanes,
         // a carry across steps.
@@ -171,11 +99,13 @@ void main() {
     // fallback can use every invocation; subgroup 0 reads a window of gl_SubgroupSize
     // predecessors per round and keeps the running prefix.
     T prefix = IDENTITY;
+    uint rounds = 0u, fallbacks = 0u;  // debug counters, kept by subgroup 0
     if (tile > 0u) {
         int look = int(tile) - 1;
         uint spins = 0u;
         for (;;) {
             if (sg == 0u) {
+                rounds += 1u;
                 int idx = look - int(lane);
                 uint st = LB_INCLUSIVE;  // before tile 0: the identity, complete
                 uint w = t_bits(IDENTITY);
@@ -214,6 +144,7 @@ void main() {
                 if (sg == 0u) {
                     if (subgroupElect()) lb_post(uint(lk), LB_AGGREGATE, t_bits(fb));
                     prefix = OPF(fb, prefix);
+                    fallbacks += 1u;
                     look -= 1;
                     spins = 0u;
                 }
@@ -225,9 +156,9 @@ void main() {
         T incl = OPF(prefix, agg);
         if (tile > 0u) lb_post(tile, LB_INCLUSIVE, t_bits(incl));
         s_prefix = prefix;
-        if (KIND == 0u && tile == pc.num_tiles - 1u) out_w[0] = from_t(incl);
+        if (rounds > 0u) atomicAdd(state[2], rounds);
+        if (fallbacks > 0u) atomicAdd(state[1], fallbacks);
     }
-    if (KIND == 0u) return;
     barrier();
 
     T pre = OPF(s_prefix, s_part[sg]);

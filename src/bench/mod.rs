@@ -59,6 +59,10 @@ pub struct ScanRow {
     pub fraction_of_copy: f64,
     /// "ok", or why the last trial's output is wrong.
     pub validation: String,
+    /// Scans, last trial: look-back rounds per tile and fallbacks taken (the kernel's debug
+    /// counters); how often workgroups waited on, or recomputed, a predecessor.
+    pub lookback_rounds_per_tile: Option<f64>,
+    pub fallbacks: Option<u64>,
     pub reset: bool,
 }
 
@@ -159,6 +163,12 @@ pub fn bench_scan(ctx: &Arc<Context>, desc: &ScanDesc, opts: &BenchOptions, copy
     let stats = timed_trials(ctx, &desc.label(), opts, between, |rec| plan.record_dispatch(rec, i, o, st))?;
     let got: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu::download(ctx, out.head(plan.output_bytes()))?);
     let validation = scan::check(&desc, &input, &got).unwrap_or_else(|| "ok".into());
+    let (lookback_rounds_per_tile, fallbacks) = if desc.kind == scan::ScanKind::Reduce || desc.n == 0 {
+        (None, None)
+    } else {
+        let c: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu::download(ctx, state.head(16))?);
+        (Some(c[2] as f64 / plan.tiles() as f64), Some(c[1] as u64))
+    };
     let elems_per_s = desc.n as f64 / (stats.median_ns * 1e-9);
     let gbps = desc.bytes_per_elem() * desc.n as f64 / stats.median_ns;
     let copy_gbps = copy.best_gbps();
@@ -172,6 +182,8 @@ pub fn bench_scan(ctx: &Arc<Context>, desc: &ScanDesc, opts: &BenchOptions, copy
         copy_gbps,
         fraction_of_copy: gbps / copy_gbps,
         validation,
+        lookback_rounds_per_tile,
+        fallbacks,
         reset: opts.reset,
         desc,
     })
@@ -180,14 +192,14 @@ pub fn bench_scan(ctx: &Arc<Context>, desc: &ScanDesc, opts: &BenchOptions, copy
 /// The markdown table `vkprims bench scan` prints.
 pub fn scan_table(copies: &[CopyResult], rows: &[ScanRow]) -> String {
     let mut s = String::from(
-        "| primitive | n | median ms | min ms | G elem/s | B/elem | GB/s | copy GB/s | of copy | result |\n\
-         |---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
+        "| primitive | n | median ms | min ms | G elem/s | B/elem | GB/s | copy GB/s | of copy | look-back rounds/tile | fallbacks | result |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
     );
     for c in copies {
         for (name, st) in [("copy (vkCmdCopyBuffer)", &c.copy_cmd), ("copy (shader)", &c.copy_shader)] {
             let gbps = 8.0 * c.n as f64 / st.median_ns;
             s.push_str(&format!(
-                "| {name} | {} | {:.4} | {:.4} | {:.2} | 8 | {:.1} | {:.1} | {:.2} | ok |\n",
+                "| {name} | {} | {:.4} | {:.4} | {:.2} | 8 | {:.1} | {:.1} | {:.2} | - | - | ok |\n",
                 c.n,
                 st.median_ns * 1e-6,
                 st.min_ns * 1e-6,
@@ -205,10 +217,12 @@ pub fn scan_table(copies: &[CopyResult], rows: &[ScanRow]) -> String {
             format!("FAILED: {}", r.validation)
         };
         s.push_str(&format!(
-            "| {} {} {} | {} | {:.4} | {:.4} | {:.2} | {} | {:.1} | {:.1} | {:.2} | {} |\n",
+            "| {} {} {} ({}x{}) | {} | {:.4} | {:.4} | {:.2} | {} | {:.1} | {:.1} | {:.2} | {} | {} | {} |\n",
             r.desc.kind.name(),
             r.desc.op.name(),
             r.desc.dtype,
+            r.desc.policy.workgroup_size,
+            r.desc.policy.vec_per_lane,
             r.desc.n,
             r.stats.median_ns * 1e-6,
             r.stats.min_ns * 1e-6,
@@ -217,6 +231,8 @@ pub fn scan_table(copies: &[CopyResult], rows: &[ScanRow]) -> String {
             r.gbps,
             r.copy_gbps,
             r.fraction_of_copy,
+            r.lookback_rounds_per_tile.map_or("-".to_string(), |v| format!("{v:.2}")),
+            r.fallbacks.map_or("-".to_string(), |v| v.to_string()),
             result
         ));
     }

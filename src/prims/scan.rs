@@ -82,17 +82,25 @@ pub struct ScanPolicy {
     pub vec_per_lane: u32,
     /// Look-back rounds without progress before a workgroup falls back to recomputing.
     pub spin_limit: u32,
+    /// Reduce: at least this many workgroups (while there are tiles for them)...
+    pub reduce_min_groups: u32,
+    /// ...and otherwise about this many tiles folded per workgroup.
+    pub reduce_tiles_per_group: u32,
 }
 
 impl Default for ScanPolicy {
     fn default() -> Self {
-        ScanPolicy { workgroup_size: 256, vec_per_lane: 4, spin_limit: 32 }
+        ScanPolicy { workgroup_size: 256, vec_per_lane: 4, spin_limit: 32, reduce_min_groups: 1024, reduce_tiles_per_group: 16 }
     }
 }
 
 impl ScanPolicy {
     pub fn tile_elems(&self) -> u64 {
         self.workgroup_size as u64 * self.vec_per_lane as u64 * 4
+    }
+    /// Workgroups a reduce of `tiles` tiles dispatches.
+    pub fn reduce_groups(&self, tiles: u64) -> u64 {
+        tiles.min((self.reduce_min_groups as u64).max(tiles.div_ceil(self.reduce_tiles_per_group as u64))).max(1)
     }
 }
 
@@ -133,6 +141,8 @@ pub struct ScanPlan {
     desc: ScanDesc,
     pipeline: Arc<Pipeline>,
     tiles: u32,
+    /// Workgroups dispatched: one per tile for the scans (tickets), G for reduce.
+    groups: u32,
 }
 
 impl ScanPlan {
@@ -142,7 +152,7 @@ impl ScanPlan {
         let what = desc.label();
         check_len(ctx, &what, desc.n, 4)?;
         let p = desc.policy;
-        if p.workgroup_size == 0 || p.vec_per_lane == 0 || p.spin_limit == 0 {
+        if [p.workgroup_size, p.vec_per_lane, p.spin_limit, p.reduce_min_groups, p.reduce_tiles_per_group].contains(&0) {
             return invalid(format!("{what}: policy values must be positive ({p:?})"));
         }
         if desc.force_fallback_period == 1 {
@@ -167,14 +177,21 @@ impl ScanPlan {
         if (tiles * tile) >> 32 != 0 {
             return invalid(format!("{what}: n too large for 32-bit indexing with tiles of {tile}"));
         }
+        let (spec, groups) = match desc.kind {
+            ScanKind::Reduce => (vec![p.workgroup_size, p.vec_per_lane], p.reduce_groups(tiles)),
+            _ => (vec![p.workgroup_size, p.vec_per_lane, desc.kind.spec(), desc.force_fallback_period, p.spin_limit], tiles),
+        };
+        if desc.kind == ScanKind::Reduce && groups > ctx.limits().max_compute_work_group_count[0] as u64 {
+            return invalid(format!("{what}: {groups} reduce workgroups exceed the device's dispatch limit"));
+        }
         let pipeline = ctx.pipeline(PipelineKey {
-            shader: shader_name(desc.dtype, desc.op),
-            spec: vec![p.workgroup_size, p.vec_per_lane, desc.kind.spec(), desc.force_fallback_period, p.spin_limit],
+            shader: shader_name(desc.dtype, desc.op, desc.kind),
+            spec,
             subgroup_size: desc.subgroup_size,
             bindings: 3,
             push_bytes: 8,
         })?;
-        Ok(ScanPlan { desc, pipeline, tiles: tiles as u32 })
+        Ok(ScanPlan { desc, pipeline, tiles: tiles as u32, groups: groups as u32 })
     }
 
     pub fn desc(&self) -> &ScanDesc {
@@ -193,12 +210,16 @@ impl ScanPlan {
             _ => self.desc.n * 4,
         }
     }
-    /// Scratch: the tile ticket and the look-back spine (two words per tile).
+    /// Scratch. Scans: the tile ticket, debug counters and the look-back spine (two words per
+    /// tile). Reduce: a completion counter and one partial per workgroup.
     pub fn state_bytes(&self) -> u64 {
-        (4 + 2 * self.tiles as u64) * 4
+        match self.desc.kind {
+            ScanKind::Reduce => (4 + self.groups as u64) * 4,
+            _ => (4 + 2 * self.tiles as u64) * 4,
+        }
     }
 
-    /// Zero the state (ticket and spine). Must precede every dispatch, followed by a
+    /// Zero the state (ticket, counters, spine or partials). Must precede every dispatch, followed by a
     /// transfer-to-compute barrier ([`ScanPlan::record`] does both).
     pub fn record_reset(&self, rec: &mut Recorder, state: BufferSlice) {
         rec.fill(state.sub(0, self.state_bytes()), 0);
@@ -223,12 +244,12 @@ impl ScanPlan {
         let input = if input.size == 0 { return invalid(format!("{what}: input binding is empty")) } else { input };
         let push: [u32; 2] = [self.desc.n as u32, self.tiles];
         let bind = |s: BufferSlice, need: u64| s.sub(0, need.max(4).min(s.size));
-        rec.dispatch_count(
-            &self.pipeline,
-            &[bind(input, self.input_bytes()), bind(output, self.output_bytes()), state.sub(0, self.state_bytes())],
-            bytemuck::bytes_of(&push),
-            self.tiles,
-        )
+        let buffers = [bind(input, self.input_bytes()), bind(output, self.output_bytes()), state.sub(0, self.state_bytes())];
+        match self.desc.kind {
+            // The reduce kernel strides by gl_NumWorkGroups.x: an exact 1-D grid.
+            ScanKind::Reduce => rec.dispatch(&self.pipeline, &buffers, bytemuck::bytes_of(&push), [self.groups, 1, 1]),
+            _ => rec.dispatch_count(&self.pipeline, &buffers, bytemuck::bytes_of(&push), self.tiles),
+        }
     }
 
     /// Reset the state, then dispatch. The caller orders earlier writes of `input` before
@@ -245,7 +266,20 @@ impl ScanPlan {
     }
 }
 
-fn shader_name(dtype: DType, op: ScanOp) -> &'static str {
+fn shader_name(dtype: DType, op: ScanOp, kind: ScanKind) -> &'static str {
+    if kind == ScanKind::Reduce {
+        return match (dtype, op) {
+            (DType::U32, ScanOp::Add) => "reduce_u32_add",
+            (DType::U32, ScanOp::Min) => "reduce_u32_min",
+            (DType::U32, ScanOp::Max) => "reduce_u32_max",
+            (DType::I32, ScanOp::Add) => "reduce_i32_add",
+            (DType::I32, ScanOp::Min) => "reduce_i32_min",
+            (DType::I32, ScanOp::Max) => "reduce_i32_max",
+            (DType::F32, ScanOp::Add) => "reduce_f32_add",
+            (DType::F32, ScanOp::Min) => "reduce_f32_min",
+            (DType::F32, ScanOp::Max) => "reduce_f32_max",
+        };
+    }
     match (dtype, op) {
         (DType::U32, ScanOp::Add) => "scan_u32_add",
         (DType::U32, ScanOp::Min) => "scan_u32_min",
@@ -358,7 +392,8 @@ pub fn reference(dtype: DType, op: ScanOp, kind: ScanKind, input: &[u32]) -> Vec
 /// Error bound for an f32 add scan, relative to the running sum of magnitudes
 /// Σ_{j≤i} |x_j|: first-order rounding error of a sum whose association tree has depth at
 /// most `depth` is `depth * 2^-24 * Σ|x|`. The kernel's depth is 16 (lane) + 2·log2(tile)
-/// (subgroup and workgroup trees and carries) + the look-back chain (one add per tile).
+/// (subgroup and workgroup trees and carries) + the look-back chain (one add per tile;
+/// reduce's chain over its per-workgroup partials is shorter).
 pub fn f32_add_tolerance(n: u64, policy: &ScanPolicy) -> f64 {
     let tile = policy.tile_elems();
     let depth = 16.0 + 2.0 * (tile as f64).log2() + n.div_ceil(tile) as f64 + 8.0;
