@@ -11,6 +11,7 @@
 // word index of tile 0's first word.
 #ifndef LOOKBACK_GLSL
 #define LOOKBACK_GLSL
+#extension GL_KHR_memory_scope_semantics : require
 
 const uint LB_NOT_READY = 0u;
 const uint LB_AGGREGATE = 1u;
@@ -25,8 +26,9 @@ void lb_post(uint tile, uint st, uint value) {
 // Returns the state; `value` is valid when the state is not LB_NOT_READY.
 uint lb_read(uint tile, out uint value) {
     uint w = SPINE_BASE + 2u * tile;
-    uint lo = atomicOr(SPINE_WORDS[w], 0u);       // an atomic read, never a stale cached one
-    uint hi = atomicOr(SPINE_WORDS[w + 1u], 0u);
+    // Relaxed atomic loads at device scope: never a stale cached value, and no read-modify-write.
+    uint lo = atomicLoad(SPINE_WORDS[w], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+    uint hi = atomicLoad(SPINE_WORDS[w + 1u], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
     value = (lo & 0xFFFFu) | ((hi & 0xFFFFu) << 16);
     uint s = lo >> 30;
     return s == (hi >> 30) ? s : LB_NOT_READY;

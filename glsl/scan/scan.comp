@@ -25,8 +25,7 @@ shared uint s_tile;
 shared uint s_ctl;
 shared int s_look;
 
-uvec4 raw[VEC];
-TV loc[VEC];
+uvec4 raw[VEC];  // the tile's words; after the local scan, the scanned values as T bits
 
 // Decoupled fallback: recompute a predecessor's aggregate from the input.
 T fallback_total(uint tile) { return workgroup_total(fold_tile(IDENTITY, tile)); }
@@ -63,8 +62,9 @@ void main() {
             T p3 = OPF(p2, x3);
             T ex = SG_EXCL(p3);
             T base = OPF(carry, ex);
-            if (KIND == 1u) loc[j] = TV(OPF(base, x0), OPF(base, p1), OPF(base, p2), OPF(base, p3));
-            else loc[j] = TV(base, OPF(base, x0), OPF(base, p1), OPF(base, p2));
+            TV v = KIND == 1u ? TV(OPF(base, x0), OPF(base, p1), OPF(base, p2), OPF(base, p3))
+                              : TV(base, OPF(base, x0), OPF(base, p1), OPF(base, p2));
+            raw[j] = uvec4(t_bits(v.x), t_bits(v.y), t_bits(v.z), t_bits(v.w));
             carry = OPF(carry, subgroupShuffle(OPF(ex, p3), gl_SubgroupSize - 1u));
         }
         if (subgroupElect()) s_part[sg] = carry;
@@ -95,39 +95,41 @@ void main() {
         else if (!forced(tile)) lb_post(tile, LB_AGGREGATE, t_bits(agg));
     }
 
-    // Look-back. The whole workgroup runs the loop in uniform control flow so that a
-    // fallback can use every invocation; subgroup 0 reads a window of gl_SubgroupSize
-    // predecessors per round and keeps the running prefix.
+    // Look-back. Subgroup 0 reads a window of gl_SubgroupSize predecessors per round and
+    // keeps the running prefix; it spins alone (no workgroup barriers) until it reaches an
+    // inclusive prefix or gives up on a tile that stays not ready. Then the whole workgroup,
+    // in uniform control flow, recomputes that tile (decoupled fallback) and subgroup 0
+    // carries on past it.
     T prefix = IDENTITY;
     uint rounds = 0u, fallbacks = 0u;  // debug counters, kept by subgroup 0
     if (tile > 0u) {
         int look = int(tile) - 1;
-        uint spins = 0u;
         for (;;) {
             if (sg == 0u) {
-                rounds += 1u;
-                int idx = look - int(lane);
-                uint st = LB_INCLUSIVE;  // before tile 0: the identity, complete
-                uint w = t_bits(IDENTITY);
-                if (idx >= 0) {
-                    st = lb_read(uint(idx), w);
-                    if (forced(uint(idx))) st = LB_NOT_READY;
-                }
-                uint fi = ballot_first(subgroupBallot(st == LB_INCLUSIVE));
-                uint fn = ballot_first(subgroupBallot(st == LB_NOT_READY));
-                // Consume lanes up to the first not-ready one, or through the first inclusive.
-                uint take = fn < fi ? fn : min(fi + 1u, gl_SubgroupSize);
-                prefix = OPF(SG_REDUCE(lane < take ? bits_t(w) : IDENTITY), prefix);
-                look -= int(take);
-                uint ctl;
-                if (fi < fn) {
-                    ctl = 0u;  // reached an inclusive prefix: done
-                } else if (take > 0u) {
-                    spins = 0u;
-                    ctl = 1u;
-                } else {
-                    spins += 1u;
-                    ctl = (spins >= SPIN_LIMIT || forced(uint(look))) ? 2u : 1u;
+                uint ctl = 1u;
+                uint spins = 0u;
+                while (ctl == 1u) {
+                    rounds += 1u;
+                    int idx = look - int(lane);
+                    uint st = LB_INCLUSIVE;  // before tile 0: the identity, complete
+                    uint w = t_bits(IDENTITY);
+                    if (idx >= 0) {
+                        st = lb_read(uint(idx), w);
+                        if (forced(uint(idx))) st = LB_NOT_READY;
+                    }
+                    uint fi = ballot_first(subgroupBallot(st == LB_INCLUSIVE));
+                    uint fn = ballot_first(subgroupBallot(st == LB_NOT_READY));
+                    // Consume lanes up to the first not-ready one, or through the first inclusive.
+                    uint take = fn < fi ? fn : min(fi + 1u, gl_SubgroupSize);
+                    prefix = OPF(SG_REDUCE(lane < take ? bits_t(w) : IDENTITY), prefix);
+                    look -= int(take);
+                    if (fi < fn) {
+                        ctl = 0u;  // reached an inclusive prefix: done
+                    } else if (take > 0u) {
+                        spins = 0u;
+                    } else if (++spins >= SPIN_LIMIT || forced(uint(look))) {
+                        ctl = 2u;  // tile `look` stays not ready: fall back
+                    }
                 }
                 if (subgroupElect()) {
                     s_ctl = ctl;
@@ -139,15 +141,12 @@ void main() {
             int lk = s_look;
             barrier();
             if (ctl == 0u) break;
-            if (ctl == 2u) {
-                T fb = fallback_total(uint(lk));
-                if (sg == 0u) {
-                    if (subgroupElect()) lb_post(uint(lk), LB_AGGREGATE, t_bits(fb));
-                    prefix = OPF(fb, prefix);
-                    fallbacks += 1u;
-                    look -= 1;
-                    spins = 0u;
-                }
+            T fb = fallback_total(uint(lk));
+            if (sg == 0u) {
+                if (subgroupElect()) lb_post(uint(lk), LB_AGGREGATE, t_bits(fb));
+                prefix = OPF(fb, prefix);
+                fallbacks += 1u;
+                look -= 1;
             }
         }
     }
@@ -163,9 +162,9 @@ void main() {
 
     T pre = OPF(s_prefix, s_part[sg]);
     for (uint j = 0u; j < VEC; ++j) {
-        TV v = loc[j];
-        uvec4 o = uvec4(from_t(OPF(pre, v.x)), from_t(OPF(pre, v.y)), from_t(OPF(pre, v.z)),
-                        from_t(OPF(pre, v.w)));
+        uvec4 v = raw[j];
+        uvec4 o = uvec4(from_t(OPF(pre, bits_t(v.x))), from_t(OPF(pre, bits_t(v.y))),
+                        from_t(OPF(pre, bits_t(v.z))), from_t(OPF(pre, bits_t(v.w))));
         uint wi = word_index(tile, j);
         if (full) {
             out_v[wi] = o;
