@@ -107,7 +107,8 @@ enum BenchCmd {
         trials: Option<u32>,
         #[arg(long, default_value_t = 3)]
         warmup: u32,
-        /// Tuning policies to compare, WORKGROUPxVEC4_PER_LANE[xSPIN_LIMIT] (default: built-in).
+        /// Tuning policies to compare, WORKGROUPxVEC4_PER_LANE[xSPIN_LIMIT[xREDUCE_TILES_PER_GROUP]]
+        /// (default: the built-in policy).
         #[arg(long, value_delimiter = ',')]
         policy: Vec<String>,
         /// Do not reset look-back state between trials (shows what stale state does).
@@ -122,12 +123,15 @@ enum BenchCmd {
 }
 
 fn parse_policy(s: &str) -> vkprims::Result<ScanPolicy> {
-    let bad = || Error::Invalid(format!("bad policy '{s}' (use WORKGROUPxVEC[xSPIN_LIMIT], e.g. 256x4 or 256x8x256)"));
+    let bad = || Error::Invalid(format!("bad policy '{s}' (use WORKGROUPxVEC[xSPIN_LIMIT[xREDUCE_TILES_PER_GROUP]], e.g. 256x4 or 256x8x256)"));
     let v = s.split('x').map(|p| p.parse::<u32>().map_err(|_| bad())).collect::<vkprims::Result<Vec<_>>>()?;
     let mut p = ScanPolicy::default();
     match v[..] {
         [w, vec] => (p.workgroup_size, p.vec_per_lane) = (w, vec),
         [w, vec, spin] => (p.workgroup_size, p.vec_per_lane, p.spin_limit) = (w, vec, spin),
+        [w, vec, spin, rt] => {
+            (p.workgroup_size, p.vec_per_lane, p.spin_limit, p.reduce_tiles_per_group, p.reduce_min_groups) = (w, vec, spin, rt, 1)
+        }
         _ => return Err(bad()),
     }
     Ok(p)
