@@ -250,16 +250,18 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
             eprintln!("device: {} | trials {} (+{} warm-up) | reset {}", ctx.info().name, opts.trials, opts.warmup, opts.reset);
             let mut copies = Vec::new();
             let mut rows = Vec::new();
+            let mut arena = bench::Arena::new(&ctx, ns.iter().copied().max().unwrap_or(1))?;
             for &n in &ns {
-                let copy = bench::copy_throughput(&ctx, n, &opts)?;
+                let copy = bench::copy_throughput(&ctx, &arena, n, &opts)?;
                 for &dt in &dtypes {
                     for &o in &ops {
                         for &k in &kinds {
                             for &p in &policies {
                                 let mut desc = ScanDesc::new(dt, o, k, n);
                                 desc.policy = p;
-                                let row = bench::bench_scan(&ctx, &desc, &opts, &copy)?;
-                                eprintln!("  {} {}x{}x{}: {:.3} ms, {}", row.desc.label(), p.workgroup_size, p.vec_per_lane, p.spin_limit, row.stats.median_ns * 1e-6, row.validation);
+                                let row = bench::bench_scan(&ctx, &mut arena, &desc, &opts, &copy)?;
+                                let stats: Vec<String> = row.pipeline_stats.iter().map(|s| format!("{}={}", s.name, s.value)).collect();
+                                eprintln!("  {} {}x{}x{}: {:.3} ms, {} [{}]", row.desc.label(), p.workgroup_size, p.vec_per_lane, p.spin_limit, row.stats.median_ns * 1e-6, row.validation, stats.join(", "));
                                 rows.push(row);
                             }
                         }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::error::Result;
-use crate::gpu::{self, elapsed_ns, Access, Buffer, Context, MemoryLocation, PipelineKey, Recorder};
+use crate::gpu::{elapsed_ns, Access, Buffer, BufferSlice, Context, MemoryLocation, PipelineKey, Recorder};
 use crate::prims::scan::{self, ScanDesc, ScanPlan};
 use crate::testdata::{generate, Pattern};
 pub use stats::Stats;
@@ -27,6 +27,73 @@ pub struct BenchOptions {
 impl Default for BenchOptions {
     fn default() -> Self {
         BenchOptions { trials: 20, warmup: 3, reset: true, subgroup_size: None }
+    }
+}
+
+/// Buffers allocated once for a whole sweep and reused by every row: input, output, state
+/// and the staging buffers. Besides saving time, this keeps results honest: on NVIDIA's
+/// driver (580, H200) buffers of a GiB allocated after others of that size were freed ran
+/// 2-2.5x slower, copy included, than the first ones a process allocated.
+pub struct Arena {
+    ctx: Arc<Context>,
+    input: Buffer,
+    output: Buffer,
+    state: Buffer,
+    up: Buffer,
+    down: Buffer,
+}
+
+impl Arena {
+    /// Room for `max_elems` 4-byte elements (and state for the smallest tiles).
+    pub fn new(ctx: &Arc<Context>, max_elems: u64) -> Result<Arena> {
+        let bytes = max_elems.max(1) * 4;
+        let state_bytes = (4 + 2 * max_elems.div_ceil(256) + 4096) * 4;
+        Ok(Arena {
+            ctx: ctx.clone(),
+            input: Buffer::new(ctx, bytes, MemoryLocation::GpuOnly, "bench input")?,
+            output: Buffer::new(ctx, bytes, MemoryLocation::GpuOnly, "bench output")?,
+            state: Buffer::new(ctx, state_bytes, MemoryLocation::GpuOnly, "bench state")?,
+            up: Buffer::new(ctx, bytes, MemoryLocation::CpuToGpu, "bench staging (upload)")?,
+            down: Buffer::new(ctx, bytes, MemoryLocation::GpuToCpu, "bench staging (download)")?,
+        })
+    }
+
+    /// Upload `words` to the start of the input buffer.
+    pub fn load_input(&mut self, words: &[u32]) -> Result<BufferSlice> {
+        let bytes = words.len() as u64 * 4;
+        if bytes > self.input.size() {
+            return crate::error::invalid(format!("{} elements exceed the bench arena", words.len()));
+        }
+        self.up.write(bytemuck::cast_slice(words))?;
+        if bytes > 0 {
+            let mut rec = Recorder::new(&self.ctx, "bench input upload")?;
+            rec.copy(self.up.head(bytes), self.input.head(bytes));
+            rec.submit_and_wait()?;
+        }
+        Ok(self.input.head(bytes.max(4)))
+    }
+
+    /// Read the first `bytes` of `s` (the output or state buffer) back to the host.
+    pub fn read(&self, s: BufferSlice, bytes: u64) -> Result<Vec<u32>> {
+        if bytes == 0 {
+            return Ok(Vec::new());
+        }
+        let mut rec = Recorder::new(&self.ctx, "bench download")?;
+        rec.copy(s.sub(0, bytes), self.down.head(bytes));
+        rec.barrier(&[self.down.head(bytes)], Access::TransferWrite, Access::HostRead, "host reads the result");
+        rec.submit_and_wait()?;
+        drop(rec);
+        Ok(bytemuck::pod_collect_to_vec(&self.down.read(bytes as usize)?))
+    }
+
+    pub fn output(&self, bytes: u64) -> BufferSlice {
+        self.output.head(bytes.max(4))
+    }
+    pub fn state(&self, bytes: u64) -> Result<BufferSlice> {
+        if bytes > self.state.size() {
+            return crate::error::invalid(format!("state of {bytes} bytes exceeds the bench arena"));
+        }
+        Ok(self.state.head(bytes))
     }
 }
 
@@ -63,6 +130,8 @@ pub struct ScanRow {
     /// counters); how often workgroups waited on, or recomputed, a predecessor.
     pub lookback_rounds_per_tile: Option<f64>,
     pub fallbacks: Option<u64>,
+    /// The driver compiler's statistics for the kernel (registers, spills, ...) where reported.
+    pub pipeline_stats: Vec<crate::gpu::PipelineStat>,
     pub reset: bool,
 }
 
@@ -91,13 +160,12 @@ fn timed_trials(
     Ok(Stats::from_samples(samples))
 }
 
-/// vkCmdCopyBuffer and the copy shader on `n` u32, same trial structure as the primitives.
-pub fn copy_throughput(ctx: &Arc<Context>, n: u64, opts: &BenchOptions) -> Result<CopyResult> {
+/// vkCmdCopyBuffer and the copy shader on `n` u32, from the arena's input to its output
+/// (the buffers the primitives use), same trial structure as the primitives.
+pub fn copy_throughput(ctx: &Arc<Context>, arena: &Arena, n: u64, opts: &BenchOptions) -> Result<CopyResult> {
     crate::prims::check_len(ctx, "copy", n, 4)?;
-    let bytes = n * 4;
-    let src = Buffer::new(ctx, bytes, MemoryLocation::GpuOnly, "copy source")?;
-    let dst = Buffer::new(ctx, bytes, MemoryLocation::GpuOnly, "copy destination")?;
-    let (s, d) = (src.head(bytes), dst.head(bytes));
+    let bytes = n.max(1) * 4;
+    let (s, d) = (arena.input.head(bytes), arena.output.head(bytes));
     let setup = |rec: &mut Recorder, t: u32, _last: bool| -> Result<()> {
         if t == 0 {
             rec.fill(s, 0x0123_4567);
@@ -137,15 +205,13 @@ pub fn copy_throughput(ctx: &Arc<Context>, n: u64, opts: &BenchOptions) -> Resul
 }
 
 /// Benchmark one scan configuration; `copy` is the copy throughput measured at the same n.
-pub fn bench_scan(ctx: &Arc<Context>, desc: &ScanDesc, opts: &BenchOptions, copy: &CopyResult) -> Result<ScanRow> {
+pub fn bench_scan(ctx: &Arc<Context>, arena: &mut Arena, desc: &ScanDesc, opts: &BenchOptions, copy: &CopyResult) -> Result<ScanRow> {
     let mut desc = desc.clone();
     desc.subgroup_size = opts.subgroup_size;
     let plan = ScanPlan::new(ctx, desc.clone())?;
     let input = generate(Pattern::Random, desc.dtype, desc.n as usize, 42);
-    let inp = gpu::upload(ctx, bytemuck::cast_slice(&input), "bench input")?;
-    let out = Buffer::new(ctx, plan.output_bytes(), MemoryLocation::GpuOnly, "bench output")?;
-    let state = Buffer::new(ctx, plan.state_bytes(), MemoryLocation::GpuOnly, "bench state")?;
-    let (i, o, st) = (inp.slice(), out.head(plan.output_bytes().max(4)), state.head(plan.state_bytes()));
+    let i = arena.load_input(&input)?;
+    let (o, st) = (arena.output(plan.output_bytes()), arena.state(plan.state_bytes())?);
     let between = |rec: &mut Recorder, t: u32, last: bool| -> Result<()> {
         if t > 0 {
             rec.barrier(&[st, o], Access::ComputeReadWrite, Access::TransferWrite, "previous trial done before resets");
@@ -161,12 +227,12 @@ pub fn bench_scan(ctx: &Arc<Context>, desc: &ScanDesc, opts: &BenchOptions, copy
         Ok(())
     };
     let stats = timed_trials(ctx, &desc.label(), opts, between, |rec| plan.record_dispatch(rec, i, o, st))?;
-    let got: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu::download(ctx, out.head(plan.output_bytes()))?);
+    let got = arena.read(o, plan.output_bytes())?;
     let validation = scan::check(&desc, &input, &got).unwrap_or_else(|| "ok".into());
     let (lookback_rounds_per_tile, fallbacks) = if desc.kind == scan::ScanKind::Reduce || desc.n == 0 {
         (None, None)
     } else {
-        let c: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu::download(ctx, state.head(16))?);
+        let c = arena.read(st, 16)?;
         (Some(c[2] as f64 / plan.tiles() as f64), Some(c[1] as u64))
     };
     let elems_per_s = desc.n as f64 / (stats.median_ns * 1e-9);
@@ -184,6 +250,7 @@ pub fn bench_scan(ctx: &Arc<Context>, desc: &ScanDesc, opts: &BenchOptions, copy
         validation,
         lookback_rounds_per_tile,
         fallbacks,
+        pipeline_stats: ctx.pipeline_stats(plan.pipeline())?,
         reset: opts.reset,
         desc,
     })

@@ -50,6 +50,8 @@ pub struct Capabilities {
     /// Pipelines may require full subgroups.
     pub compute_full_subgroups: bool,
     pub shader_int64: bool,
+    /// VK_KHR_pipeline_executable_properties: the compiler's statistics per pipeline.
+    pub pipeline_executable_info: bool,
 }
 
 /// What a host program must enable on its device before handing it to [`Context::from_raw`]
@@ -81,10 +83,18 @@ impl DeviceRequirements {
         if !core13 && has(ssc_ext) {
             extensions.push(ssc_ext);
         }
+        let pep_ext = vk::KHR_PIPELINE_EXECUTABLE_PROPERTIES_NAME;
+        if has(pep_ext) {
+            extensions.push(pep_ext);
+        }
         let mut ssc = vk::PhysicalDeviceSubgroupSizeControlFeatures::default();
+        let mut pep = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default();
         let mut f2 = vk::PhysicalDeviceFeatures2::default();
         if core13 || has(ssc_ext) {
             f2 = f2.push_next(&mut ssc);
+        }
+        if has(pep_ext) {
+            f2 = f2.push_next(&mut pep);
         }
         instance.get_physical_device_features2(physical, &mut f2);
         let shader_int64 = f2.features.shader_int64 == vk::TRUE;
@@ -92,6 +102,7 @@ impl DeviceRequirements {
             subgroup_size_control: ssc.subgroup_size_control == vk::TRUE,
             compute_full_subgroups: ssc.compute_full_subgroups == vk::TRUE,
             shader_int64,
+            pipeline_executable_info: pep.pipeline_executable_info == vk::TRUE,
         };
         DeviceRequirements { extensions, capabilities }
     }
@@ -512,6 +523,8 @@ unsafe fn create_device(
     let mut ssc = vk::PhysicalDeviceSubgroupSizeControlFeatures::default()
         .subgroup_size_control(c.subgroup_size_control)
         .compute_full_subgroups(c.compute_full_subgroups);
+    let mut pep = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default()
+        .pipeline_executable_info(c.pipeline_executable_info);
     let features = vk::PhysicalDeviceFeatures::default().shader_int64(c.shader_int64);
     let mut ci = vk::DeviceCreateInfo::default()
         .queue_create_infos(&queues)
@@ -519,6 +532,9 @@ unsafe fn create_device(
         .enabled_features(&features);
     if c.subgroup_size_control || c.compute_full_subgroups {
         ci = ci.push_next(&mut ssc);
+    }
+    if c.pipeline_executable_info {
+        ci = ci.push_next(&mut pep);
     }
     instance.create_device(physical, &ci, None).ctx(|| "vkCreateDevice".into())
 }

@@ -10,7 +10,7 @@ pub mod shaders;
 pub use buffer::{Buffer, BufferSlice, MemoryLocation, DEFAULT_USAGE};
 pub use context::{list_devices, Capabilities, Context, ContextOptions, DeviceRequirements, DeviceSummary};
 pub use info::DeviceInfo;
-pub use pipeline::{Pipeline, PipelineKey};
+pub use pipeline::{Pipeline, PipelineKey, PipelineStat};
 pub use recorder::{elapsed_ns, grid_for, Access, Recorder};
 
 use std::sync::Arc;

@@ -44,7 +44,45 @@ impl Pipeline {
     }
 }
 
+/// One statistic the driver's compiler reports for a pipeline (registers, shared memory,
+/// spills: whatever it chooses to report), via VK_KHR_pipeline_executable_properties.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct PipelineStat {
+    pub executable: String,
+    pub name: String,
+    pub value: String,
+}
+
 impl Context {
+    /// The compiler statistics of `p`; empty where the device lacks the extension.
+    pub fn pipeline_stats(&self, p: &Pipeline) -> Result<Vec<PipelineStat>> {
+        if !self.caps.pipeline_executable_info {
+            return Ok(Vec::new());
+        }
+        let ext = ash::khr::pipeline_executable_properties::Device::new(&self.instance, &self.device);
+        let what = || format!("reading statistics of {}", p.key.shader);
+        let info = vk::PipelineInfoKHR::default().pipeline(p.pipeline);
+        let execs = unsafe { ext.get_pipeline_executable_properties(&info) }.ctx(what)?;
+        let mut out = Vec::new();
+        for (i, e) in execs.iter().enumerate() {
+            let executable = e.name_as_c_str().map(|c| c.to_string_lossy().into_owned()).unwrap_or_default();
+            let ei = vk::PipelineExecutableInfoKHR::default().pipeline(p.pipeline).executable_index(i as u32);
+            for st in unsafe { ext.get_pipeline_executable_statistics(&ei) }.ctx(what)? {
+                let value = unsafe {
+                    match st.format {
+                        vk::PipelineExecutableStatisticFormatKHR::BOOL32 => (st.value.b32 != 0).to_string(),
+                        vk::PipelineExecutableStatisticFormatKHR::INT64 => st.value.i64.to_string(),
+                        vk::PipelineExecutableStatisticFormatKHR::UINT64 => st.value.u64.to_string(),
+                        _ => st.value.f64.to_string(),
+                    }
+                };
+                let name = st.name_as_c_str().map(|c| c.to_string_lossy().into_owned()).unwrap_or_default();
+                out.push(PipelineStat { executable: executable.clone(), name, value });
+            }
+        }
+        Ok(out)
+    }
+
     /// The pipeline for `key`, created on first use.
     pub fn pipeline(&self, key: PipelineKey) -> Result<Arc<Pipeline>> {
         if let Some(p) = self.pipelines.lock().unwrap().get(&key) {
@@ -114,7 +152,10 @@ impl Context {
             required = required.required_subgroup_size(s);
             stage = stage.push_next(&mut required);
         }
-        let ci = [vk::ComputePipelineCreateInfo::default().stage(stage).layout(layout)];
+        let mut ci = [vk::ComputePipelineCreateInfo::default().stage(stage).layout(layout)];
+        if self.caps.pipeline_executable_info {
+            ci[0] = ci[0].flags(vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR);
+        }
         let res = d.create_compute_pipelines(self.pipeline_cache, &ci, None);
         d.destroy_shader_module(module, None);
         let pipeline = res.map_err(|(_, e)| e).ctx(what)?[0];

@@ -197,6 +197,9 @@ impl ScanPlan {
     pub fn desc(&self) -> &ScanDesc {
         &self.desc
     }
+    pub fn pipeline(&self) -> &Arc<Pipeline> {
+        &self.pipeline
+    }
     pub fn tiles(&self) -> u32 {
         self.tiles
     }
