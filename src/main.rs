@@ -107,7 +107,11 @@ enum BenchCmd {
         trials: Option<u32>,
         #[arg(long, default_value_t = 3)]
         warmup: u32,
-        /// Tuning policies to compare, WORKGROUPxVEC4_PER_LANE[xSPIN_LIMIT[xREDUCE_TILES_PER_GROUP]]
+        /// Minimum GPU time of warm-up work before each row, in ms (default 300 on GPUs, 0 on
+        /// CPU devices), so clocks are at their loaded level when timing starts.
+        #[arg(long)]
+        warmup_ms: Option<f64>,
+        /// Tuning policies to compare, WORKGROUPxVEC4_PER_LANE[xSPIN_LIMIT[xREDUCE_GROUPS]]
         /// (default: the built-in policy).
         #[arg(long, value_delimiter = ',')]
         policy: Vec<String>,
@@ -123,15 +127,13 @@ enum BenchCmd {
 }
 
 fn parse_policy(s: &str) -> vkprims::Result<ScanPolicy> {
-    let bad = || Error::Invalid(format!("bad policy '{s}' (use WORKGROUPxVEC[xSPIN_LIMIT[xREDUCE_TILES_PER_GROUP]], e.g. 256x4 or 256x8x256)"));
+    let bad = || Error::Invalid(format!("bad policy '{s}' (use WORKGROUPxVEC[xSPIN_LIMIT[xREDUCE_GROUPS]], e.g. 256x4 or 256x8x256)"));
     let v = s.split('x').map(|p| p.parse::<u32>().map_err(|_| bad())).collect::<vkprims::Result<Vec<_>>>()?;
     let mut p = ScanPolicy::default();
     match v[..] {
         [w, vec] => (p.workgroup_size, p.vec_per_lane) = (w, vec),
         [w, vec, spin] => (p.workgroup_size, p.vec_per_lane, p.spin_limit) = (w, vec, spin),
-        [w, vec, spin, rt] => {
-            (p.workgroup_size, p.vec_per_lane, p.spin_limit, p.reduce_tiles_per_group, p.reduce_min_groups) = (w, vec, spin, rt, 1)
-        }
+        [w, vec, spin, g] => (p.workgroup_size, p.vec_per_lane, p.spin_limit, p.reduce_groups) = (w, vec, spin, g),
         _ => return Err(bad()),
     }
     Ok(p)
@@ -223,7 +225,7 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
             }
             return Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) });
         }
-        Cmd::Bench { what: BenchCmd::Scan { n, kind, op, dtype, trials, warmup, policy, no_reset, json, dev } } => {
+        Cmd::Bench { what: BenchCmd::Scan { n, kind, op, dtype, trials, warmup, warmup_ms, policy, no_reset, json, dev } } => {
             let kinds = kind.iter().map(|s| ScanKind::parse(s)).collect::<vkprims::Result<Vec<_>>>()?;
             let ops = op.iter().map(|s| ScanOp::parse(s)).collect::<vkprims::Result<Vec<_>>>()?;
             let dtypes = dtype.iter().map(|s| DType::parse(s)).collect::<vkprims::Result<Vec<_>>>()?;
@@ -244,6 +246,7 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
             let opts = BenchOptions {
                 trials: trials.unwrap_or(if cpu { 5 } else { 20 }).max(1),
                 warmup,
+                warmup_ms: warmup_ms.unwrap_or(if cpu { 0.0 } else { 300.0 }),
                 reset: !no_reset,
                 subgroup_size: dev.subgroup_size,
             };
@@ -252,7 +255,7 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
             let mut rows = Vec::new();
             let mut arena = bench::Arena::new(&ctx, ns.iter().copied().max().unwrap_or(1))?;
             for &n in &ns {
-                let copy = bench::copy_throughput(&ctx, &arena, n, &opts)?;
+                let copy = bench::copy_throughput(&ctx, &mut arena, n, &opts)?;
                 for &dt in &dtypes {
                     for &o in &ops {
                         for &k in &kinds {

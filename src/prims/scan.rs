@@ -82,15 +82,14 @@ pub struct ScanPolicy {
     pub vec_per_lane: u32,
     /// Look-back rounds without progress before a workgroup falls back to recomputing.
     pub spin_limit: u32,
-    /// Reduce: at least this many workgroups (while there are tiles for them)...
-    pub reduce_min_groups: u32,
-    /// ...and otherwise about this many tiles folded per workgroup.
-    pub reduce_tiles_per_group: u32,
+    /// Reduce: workgroups dispatched (at most one per tile); each folds every
+    /// `reduce_groups`-th tile.
+    pub reduce_groups: u32,
 }
 
 impl Default for ScanPolicy {
     fn default() -> Self {
-        ScanPolicy { workgroup_size: 256, vec_per_lane: 4, spin_limit: 32, reduce_min_groups: 1024, reduce_tiles_per_group: 16 }
+        ScanPolicy { workgroup_size: 256, vec_per_lane: 4, spin_limit: 32, reduce_groups: 1024 }
     }
 }
 
@@ -99,8 +98,8 @@ impl ScanPolicy {
         self.workgroup_size as u64 * self.vec_per_lane as u64 * 4
     }
     /// Workgroups a reduce of `tiles` tiles dispatches.
-    pub fn reduce_groups(&self, tiles: u64) -> u64 {
-        tiles.min((self.reduce_min_groups as u64).max(tiles.div_ceil(self.reduce_tiles_per_group as u64))).max(1)
+    pub fn reduce_groups_for(&self, tiles: u64) -> u64 {
+        tiles.min(self.reduce_groups as u64).max(1)
     }
 }
 
@@ -152,7 +151,7 @@ impl ScanPlan {
         let what = desc.label();
         check_len(ctx, &what, desc.n, 4)?;
         let p = desc.policy;
-        if [p.workgroup_size, p.vec_per_lane, p.spin_limit, p.reduce_min_groups, p.reduce_tiles_per_group].contains(&0) {
+        if [p.workgroup_size, p.vec_per_lane, p.spin_limit, p.reduce_groups].contains(&0) {
             return invalid(format!("{what}: policy values must be positive ({p:?})"));
         }
         if desc.force_fallback_period == 1 {
@@ -178,7 +177,7 @@ impl ScanPlan {
             return invalid(format!("{what}: n too large for 32-bit indexing with tiles of {tile}"));
         }
         let (spec, groups) = match desc.kind {
-            ScanKind::Reduce => (vec![p.workgroup_size, p.vec_per_lane], p.reduce_groups(tiles)),
+            ScanKind::Reduce => (vec![p.workgroup_size, p.vec_per_lane], p.reduce_groups_for(tiles)),
             _ => (vec![p.workgroup_size, p.vec_per_lane, desc.kind.spec(), desc.force_fallback_period, p.spin_limit], tiles),
         };
         if desc.kind == ScanKind::Reduce && groups > ctx.limits().max_compute_work_group_count[0] as u64 {
