@@ -8,7 +8,7 @@ use std::sync::Arc;
 use clap::{Args, Parser, Subcommand};
 use vkprims::bench::{self, BenchOptions};
 use vkprims::gpu::{self, Context, ContextOptions};
-use vkprims::prims::scan::{self, ScanDesc, ScanKind, ScanOp, ScanPolicy};
+use vkprims::prims::scan::{ScanDesc, ScanKind, ScanOp, ScanPlan, ScanPolicy};
 use vkprims::prims::DType;
 use vkprims::{npy, selftest, Error};
 
@@ -180,12 +180,15 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
             }
         }
         Cmd::Scan { input, output, kind, op, dev } => {
-            // Everything that can be wrong with the input is found before the device opens.
-            let (dtype, words) = npy::read_words(&input)?;
+            // The header, then the device's limits, then the data: every error before GPU work.
+            let input = npy::NpyInput::open(&input)?;
             let ctx = dev.open()?;
-            let mut desc = ScanDesc::new(dtype, ScanOp::parse(&op)?, ScanKind::parse(&kind)?, words.len() as u64);
+            let mut desc = ScanDesc::new(input.dtype, ScanOp::parse(&op)?, ScanKind::parse(&kind)?, input.n);
             desc.subgroup_size = dev.subgroup_size;
-            let out = scan::run_words(&ctx, &desc, &words)?;
+            let plan = ScanPlan::new(&ctx, desc)?;
+            let dtype = input.dtype;
+            let words = input.read_words()?;
+            let out = plan.run(&ctx, &words)?;
             check_validation(&ctx)?;
             npy::write_words(&output, dtype, &out)?;
         }
@@ -230,64 +233,52 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
             let ops = op.iter().map(|s| ScanOp::parse(s)).collect::<vkprims::Result<Vec<_>>>()?;
             let dtypes = dtype.iter().map(|s| DType::parse(s)).collect::<vkprims::Result<Vec<_>>>()?;
             let ns = n.iter().map(|s| parse_n(s)).collect::<vkprims::Result<Vec<_>>>()?;
-            let mut policies = policy.iter().map(|s| parse_policy(s)).collect::<vkprims::Result<Vec<_>>>()?;
-            if policies.is_empty() {
-                policies.push(ScanPolicy::default());
-            }
+            // No --policy: the tuned policy for each n (ScanPolicy::for_n).
+            let variants: Vec<Option<ScanPolicy>> = if policy.is_empty() {
+                vec![None]
+            } else {
+                policy.iter().map(|s| parse_policy(s).map(Some)).collect::<vkprims::Result<_>>()?
+            };
             let ctx = dev.open()?;
             let cpu = ctx.info().device_type == "cpu";
-            let max_n = ctx.max_storage_buffer_range() / 4;
-            let ns = if ns.is_empty() {
-                let d: &[u64] = if cpu { &[1 << 16, 1 << 20, 1 << 22] } else { &[1 << 20, 1 << 24, 1 << 28] };
-                d.iter().copied().filter(|&n| n <= max_n).collect()
-            } else {
-                ns
+            let sweep = bench::ScanSweep {
+                sizes: if ns.is_empty() { bench::default_sizes(&ctx) } else { ns },
+                dtypes,
+                ops,
+                kinds,
+                policies: variants,
+                opts: BenchOptions {
+                    trials: trials.unwrap_or(if cpu { 5 } else { 20 }).max(1),
+                    warmup,
+                    warmup_ms: warmup_ms.unwrap_or(if cpu { 0.0 } else { 300.0 }),
+                    reset: !no_reset,
+                    subgroup_size: dev.subgroup_size,
+                },
             };
-            let opts = BenchOptions {
-                trials: trials.unwrap_or(if cpu { 5 } else { 20 }).max(1),
-                warmup,
-                warmup_ms: warmup_ms.unwrap_or(if cpu { 0.0 } else { 300.0 }),
-                reset: !no_reset,
-                subgroup_size: dev.subgroup_size,
-            };
-            eprintln!("device: {} | trials {} (+{} warm-up) | reset {}", ctx.info().name, opts.trials, opts.warmup, opts.reset);
-            let mut copies = Vec::new();
-            let mut rows = Vec::new();
-            let mut arena = bench::Arena::new(&ctx, ns.iter().copied().max().unwrap_or(1))?;
-            for &n in &ns {
-                let copy = bench::copy_throughput(&ctx, &mut arena, n, &opts)?;
-                for &dt in &dtypes {
-                    for &o in &ops {
-                        for &k in &kinds {
-                            for &p in &policies {
-                                let mut desc = ScanDesc::new(dt, o, k, n);
-                                desc.policy = p;
-                                let row = bench::bench_scan(&ctx, &mut arena, &desc, &opts, &copy)?;
-                                let stats: Vec<String> = row.pipeline_stats.iter().map(|s| format!("{}={}", s.name, s.value)).collect();
-                                eprintln!("  {} {}x{}x{}: {:.3} ms, {} [{}]", row.desc.label(), p.workgroup_size, p.vec_per_lane, p.spin_limit, row.stats.median_ns * 1e-6, row.validation, stats.join(", "));
-                                rows.push(row);
-                            }
-                        }
-                    }
-                }
-                copies.push(copy);
-            }
+            let o = &sweep.opts;
+            eprintln!("device: {} | trials {} (+{} warm-up, {} ms) | reset {}", ctx.info().name, o.trials, o.warmup, o.warmup_ms, o.reset);
+            let res = bench::run_scan_sweep(&ctx, &sweep, |row| {
+                let p = row.desc.policy;
+                let stats: Vec<String> = row.pipeline_stats.iter().map(|s| format!("{}={}", s.name, s.value)).collect();
+                eprintln!(
+                    "  {} {}x{}x{}: {:.3} ms, {} [{}]",
+                    row.desc.label(),
+                    p.workgroup_size,
+                    p.vec_per_lane,
+                    p.spin_limit,
+                    row.stats.median_ns * 1e-6,
+                    row.validation,
+                    stats.join(", ")
+                );
+            })?;
             check_validation(&ctx)?;
-            print!("{}", bench::scan_table(&copies, &rows));
+            print!("{}", bench::scan_table(&res.copies, &res.rows));
             if let Some(path) = json {
-                let doc = serde_json::json!({
-                    "schema": "vkprims.bench.scan/1",
-                    "vkprims_version": env!("CARGO_PKG_VERSION"),
-                    "command": std::env::args().collect::<Vec<_>>(),
-                    "device": ctx.info(),
-                    "options": opts,
-                    "copy": copies,
-                    "rows": rows,
-                });
-                std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap())
+                let args: Vec<String> = std::env::args().collect();
+                std::fs::write(&path, serde_json::to_string_pretty(&res.to_json(&ctx, &sweep, &args)).unwrap())
                     .map_err(|e| Error::Invalid(format!("{}: {e}", path.display())))?;
             }
-            if rows.iter().any(|r| r.validation != "ok") {
+            if !res.all_valid() {
                 return Ok(ExitCode::from(1));
             }
         }

@@ -18,29 +18,55 @@ fn dtype_of(descr: &str, path: &Path) -> Result<DType> {
     }
 }
 
+/// A 1-D .npy file whose header has been checked; the data is read on demand, so a size
+/// can be checked against the device before any of it is read.
+pub struct NpyInput {
+    path: std::path::PathBuf,
+    file: npyz::NpyFile<std::io::BufReader<std::fs::File>>,
+    pub dtype: DType,
+    pub n: u64,
+}
+
+impl NpyInput {
+    /// Open and check the header: a 1-D array of u32, i32 or f32.
+    pub fn open(path: &Path) -> Result<NpyInput> {
+        let f = std::fs::File::open(path).map_err(|e| Error::Invalid(format!("{}: {e}", path.display())))?;
+        let file = npyz::NpyFile::new(std::io::BufReader::new(f))
+            .map_err(|e| Error::Invalid(format!("{}: not a valid .npy file ({e})", path.display())))?;
+        let dtype = match file.dtype() {
+            npyz::DType::Plain(t) => dtype_of(&t.to_string(), path)?,
+            other => return invalid(format!("{}: unsupported dtype {}", path.display(), other.descr())),
+        };
+        if file.shape().len() != 1 {
+            return invalid(format!("{}: expected a 1-D array, found shape {:?}", path.display(), file.shape()));
+        }
+        let n = file.len();
+        Ok(NpyInput { path: path.to_path_buf(), file, dtype, n })
+    }
+
+    /// Read the data as raw little-endian words.
+    pub fn read_words(self) -> Result<Vec<u32>> {
+        let (path, n) = (self.path, self.n);
+        let trunc = |e: std::io::Error| {
+            Error::Invalid(format!("{}: truncated or unreadable data ({e}); the header says {n} elements", path.display()))
+        };
+        let words: Vec<u32> = match self.dtype {
+            DType::U32 => self.file.into_vec::<u32>().map_err(trunc)?,
+            DType::I32 => self.file.into_vec::<i32>().map_err(trunc)?.into_iter().map(|v| v as u32).collect(),
+            DType::F32 => self.file.into_vec::<f32>().map_err(trunc)?.into_iter().map(f32::to_bits).collect(),
+        };
+        if words.len() as u64 != n {
+            return invalid(format!("{}: truncated: {} of {n} elements present", path.display(), words.len()));
+        }
+        Ok(words)
+    }
+}
+
 /// Read a 1-D .npy array of u32, i32 or f32 as raw little-endian words.
 pub fn read_words(path: &Path) -> Result<(DType, Vec<u32>)> {
-    let bytes = std::fs::read(path).map_err(|e| Error::Invalid(format!("{}: {e}", path.display())))?;
-    let file = npyz::NpyFile::new(&bytes[..])
-        .map_err(|e| Error::Invalid(format!("{}: not a valid .npy file ({e})", path.display())))?;
-    let dtype = match file.dtype() {
-        npyz::DType::Plain(t) => dtype_of(&t.to_string(), path)?,
-        other => return invalid(format!("{}: unsupported dtype {}", path.display(), other.descr())),
-    };
-    if file.shape().len() != 1 {
-        return invalid(format!("{}: expected a 1-D array, found shape {:?}", path.display(), file.shape()));
-    }
-    let n = file.len();
-    let trunc = |e: std::io::Error| Error::Invalid(format!("{}: truncated or unreadable data ({e}); header says {n} elements", path.display()));
-    let words = match dtype {
-        DType::U32 => file.into_vec::<u32>().map_err(trunc)?,
-        DType::I32 => file.into_vec::<i32>().map_err(trunc)?.into_iter().map(|v| v as u32).collect(),
-        DType::F32 => file.into_vec::<f32>().map_err(trunc)?.into_iter().map(f32::to_bits).collect(),
-    };
-    if words.len() as u64 != n {
-        return invalid(format!("{}: truncated: {} of {n} elements present", path.display(), words.len()));
-    }
-    Ok((dtype, words))
+    let input = NpyInput::open(path)?;
+    let dtype = input.dtype;
+    Ok((dtype, input.read_words()?))
 }
 
 /// Write raw words as a 1-D .npy array of `dtype`, atomically.

@@ -301,6 +301,76 @@ pub fn bench_scan(ctx: &Arc<Context>, arena: &mut Arena, desc: &ScanDesc, opts: 
     })
 }
 
+/// A scan sweep: the cartesian product of sizes, dtypes, operators, kinds and policies, in
+/// that (stable) order, each size with its copy reference.
+#[derive(Clone, Debug, Serialize)]
+pub struct ScanSweep {
+    pub sizes: Vec<u64>,
+    pub dtypes: Vec<crate::prims::DType>,
+    pub ops: Vec<scan::ScanOp>,
+    pub kinds: Vec<scan::ScanKind>,
+    /// `None`: the tuned policy for each n ([`scan::ScanPolicy::for_n`]).
+    pub policies: Vec<Option<scan::ScanPolicy>>,
+    pub opts: BenchOptions,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SweepResult {
+    pub copies: Vec<CopyResult>,
+    pub rows: Vec<ScanRow>,
+}
+
+impl SweepResult {
+    pub fn all_valid(&self) -> bool {
+        self.rows.iter().all(|r| r.validation == "ok")
+    }
+    /// The results file: rows, copy references, options and the device fingerprint.
+    pub fn to_json(&self, ctx: &Context, sweep: &ScanSweep, command: &[String]) -> serde_json::Value {
+        serde_json::json!({
+            "schema": "vkprims.bench.scan/1",
+            "vkprims_version": env!("CARGO_PKG_VERSION"),
+            "command": command,
+            "device": ctx.info(),
+            "options": sweep.opts,
+            "copy": self.copies,
+            "rows": self.rows,
+        })
+    }
+}
+
+/// Sizes a sweep uses by default: 2^20, 2^24, 2^28 on GPUs, 2^16, 2^20, 2^22 on CPU devices,
+/// within the device's buffer limit.
+pub fn default_sizes(ctx: &Context) -> Vec<u64> {
+    let d: &[u64] = if ctx.info().device_type == "cpu" { &[1 << 16, 1 << 20, 1 << 22] } else { &[1 << 20, 1 << 24, 1 << 28] };
+    d.iter().copied().filter(|&n| n <= ctx.max_storage_buffer_range() / 4).collect()
+}
+
+/// Run a sweep; `progress` sees each row as it completes.
+pub fn run_scan_sweep(ctx: &Arc<Context>, sweep: &ScanSweep, mut progress: impl FnMut(&ScanRow)) -> Result<SweepResult> {
+    let mut out = SweepResult { copies: Vec::new(), rows: Vec::new() };
+    let mut arena = Arena::new(ctx, sweep.sizes.iter().copied().max().unwrap_or(1))?;
+    for &n in &sweep.sizes {
+        let copy = copy_throughput(ctx, &mut arena, n, &sweep.opts)?;
+        for &dt in &sweep.dtypes {
+            for &op in &sweep.ops {
+                for &kind in &sweep.kinds {
+                    for p in &sweep.policies {
+                        let mut desc = ScanDesc::new(dt, op, kind, n);
+                        if let Some(p) = p {
+                            desc.policy = *p;
+                        }
+                        let row = bench_scan(ctx, &mut arena, &desc, &sweep.opts, &copy)?;
+                        progress(&row);
+                        out.rows.push(row);
+                    }
+                }
+            }
+        }
+        out.copies.push(copy);
+    }
+    Ok(out)
+}
+
 /// The markdown table `vkprims bench scan` prints.
 pub fn scan_table(copies: &[CopyResult], rows: &[ScanRow]) -> String {
     let mut s = String::from(

@@ -128,7 +128,8 @@ pub struct Context {
     pub(crate) info: DeviceInfo,
     pub(crate) limits: vk::PhysicalDeviceLimits,
     pub(crate) allocator: ManuallyDrop<Mutex<Allocator>>,
-    pub(crate) command_pool: Mutex<vk::CommandPool>,
+    /// Held while submitting: the queue is externally synchronised.
+    pub(crate) queue_lock: Mutex<()>,
     pub(crate) pipeline_cache: vk::PipelineCache,
     pub(crate) pipelines: Mutex<HashMap<PipelineKey, Arc<Pipeline>>>,
     pub(crate) debug_device: Option<ash::ext::debug_utils::Device>,
@@ -416,11 +417,6 @@ impl Context {
             allocation_sizes: Default::default(),
         })
         .map_err(|e| Error::Alloc { what: "the allocator".into(), msg: e.to_string() })?;
-        let pool_ci = vk::CommandPoolCreateInfo::default()
-            .queue_family_index(queue_family)
-            .flags(vk::CommandPoolCreateFlags::RESET_COMMAND_BUFFER);
-        let command_pool =
-            unsafe { device.create_command_pool(&pool_ci, None) }.ctx(|| "vkCreateCommandPool".into())?;
         let pipeline_cache = unsafe { device.create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None) }
             .ctx(|| "vkCreatePipelineCache".into())?;
         Ok(Arc::new(Context {
@@ -434,7 +430,7 @@ impl Context {
             info,
             limits,
             allocator: ManuallyDrop::new(Mutex::new(allocator)),
-            command_pool: Mutex::new(command_pool),
+            queue_lock: Mutex::new(()),
             pipeline_cache,
             pipelines: Mutex::default(),
             debug_device,
@@ -547,7 +543,6 @@ impl Drop for Context {
                 p.destroy(&self.device);
             }
             self.device.destroy_pipeline_cache(self.pipeline_cache, None);
-            self.device.destroy_command_pool(*self.command_pool.get_mut().unwrap(), None);
             ManuallyDrop::drop(&mut self.allocator);
             if self.owns_device {
                 self.device.destroy_device(None);

@@ -50,6 +50,9 @@ const BINDINGS_PER_SET: u32 = 8;
 pub struct Recorder<'a> {
     ctx: &'a Context,
     what: String,
+    /// A pool per recorder: command pools are externally synchronised, and a Context is
+    /// shared between threads.
+    pool: vk::CommandPool,
     cmd: vk::CommandBuffer,
     fence: vk::Fence,
     desc_pools: Vec<vk::DescriptorPool>,
@@ -73,19 +76,28 @@ impl<'a> Recorder<'a> {
     /// Begin a command buffer. `what` names the work in errors (e.g. "scan exclusive u32 n=4096").
     pub fn new(ctx: &'a Context, what: impl Into<String>) -> Result<Recorder<'a>> {
         let what = what.into();
-        let pool = ctx.command_pool.lock().unwrap();
+        let pool_ci = vk::CommandPoolCreateInfo::default()
+            .queue_family_index(ctx.queue_family)
+            .flags(vk::CommandPoolCreateFlags::TRANSIENT);
+        let pool = unsafe { ctx.device.create_command_pool(&pool_ci, None) }.ctx(|| "vkCreateCommandPool".into())?;
         let ai = vk::CommandBufferAllocateInfo::default()
-            .command_pool(*pool)
+            .command_pool(pool)
             .level(vk::CommandBufferLevel::PRIMARY)
             .command_buffer_count(1);
-        let cmd = unsafe { ctx.device.allocate_command_buffers(&ai) }.ctx(|| format!("allocating a command buffer for {what}"))?[0];
-        drop(pool);
+        let cmd = match unsafe { ctx.device.allocate_command_buffers(&ai) } {
+            Ok(c) => c[0],
+            Err(e) => {
+                unsafe { ctx.device.destroy_command_pool(pool, None) };
+                return Err(Err::<(), _>(e).ctx(|| format!("allocating a command buffer for {what}")).unwrap_err());
+            }
+        };
         let fence = unsafe { ctx.device.create_fence(&vk::FenceCreateInfo::default(), None) }.ctx(|| "vkCreateFence".into())?;
         let bi = vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
         unsafe { ctx.device.begin_command_buffer(cmd, &bi) }.ctx(|| "vkBeginCommandBuffer".into())?;
         Ok(Recorder {
             ctx,
             what,
+            pool,
             cmd,
             fence,
             desc_pools: Vec::new(),
@@ -248,8 +260,8 @@ impl<'a> Recorder<'a> {
         let cmds = [self.cmd];
         let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
         {
-            // The queue is externally synchronised; the pool lock serialises submissions.
-            let _guard = self.ctx.command_pool.lock().unwrap();
+            // The queue is externally synchronised.
+            let _guard = self.ctx.queue_lock.lock().unwrap();
             unsafe { d.queue_submit(self.ctx.queue, &submit, self.fence) }.ctx(|| format!("vkQueueSubmit for {}", self.what))?;
         }
         self.state = State::Submitted;
@@ -328,8 +340,7 @@ impl Drop for Recorder<'_> {
                 d.destroy_query_pool(q, None);
             }
             d.destroy_fence(self.fence, None);
-            let pool = self.ctx.command_pool.lock().unwrap();
-            d.free_command_buffers(*pool, &[self.cmd]);
+            d.destroy_command_pool(self.pool, None);
         }
     }
 }

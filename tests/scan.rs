@@ -1,0 +1,169 @@
+//! Scan and reduce against the CPU reference: every dtype, operator and kind, at awkward
+//! sizes, on random and adversarial inputs, with the decoupled fallback forced, under the
+//! validation layer with synchronisation validation. Integers and f32 min/max compare bit
+//! for bit; f32 add within `scan::f32_add_tolerance` of the f64-accumulated sum.
+
+mod common;
+
+use vkprims::prims::scan::{self, ScanDesc, ScanKind, ScanOp, ScanPlan, ScanPolicy};
+use vkprims::prims::DType;
+use vkprims::testdata::{generate, Pattern};
+use vkprims::Error;
+
+fn combos() -> Vec<(DType, ScanOp, ScanKind)> {
+    let mut v = Vec::new();
+    for d in DType::ALL {
+        for o in ScanOp::ALL {
+            for k in ScanKind::ALL {
+                v.push((d, o, k));
+            }
+        }
+    }
+    v
+}
+
+fn check(desc: &ScanDesc, pattern: Pattern, seed: u64) {
+    let ctx = common::ctx();
+    let input = generate(pattern, desc.dtype, desc.n as usize, seed);
+    let got = scan::run_words(&ctx, desc, &input).unwrap_or_else(|e| panic!("{}: {e}", desc.label()));
+    if let Some(err) = scan::check(desc, &input, &got) {
+        panic!("{} ({}, fallback period {}): {err}", desc.label(), pattern.name(), desc.force_fallback_period);
+    }
+}
+
+/// The sizes around the tile of the policy a scan of about `n` elements uses.
+fn awkward_sizes(kind: ScanKind) -> Vec<u64> {
+    let tile = if kind == ScanKind::Reduce { ScanPolicy::default().tile_elems() } else { ScanPolicy::for_n(1 << 20).tile_elems() };
+    vec![0, 1, 3, 4, 5, 1000, tile - 1, tile, tile + 1, 2 * tile + 3, 37 * tile + 5, 100_003]
+}
+
+#[test]
+fn every_combination_at_awkward_sizes() {
+    let ctx = common::ctx();
+    for (d, o, k) in combos() {
+        for n in awkward_sizes(k) {
+            check(&ScanDesc::new(d, o, k, n), Pattern::Random, n ^ 0xA11);
+        }
+    }
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn adversarial_inputs() {
+    let ctx = common::ctx();
+    for (d, o, k) in combos() {
+        for p in Pattern::ALL {
+            for n in [4099u64, 70_001] {
+                check(&ScanDesc::new(d, o, k, n), p, n);
+            }
+        }
+    }
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn forced_fallback() {
+    let ctx = common::ctx();
+    for (d, o, k) in combos() {
+        if k == ScanKind::Reduce {
+            continue; // the reduce kernel never waits on another workgroup
+        }
+        for period in [2u32, 3, 7] {
+            let mut desc = ScanDesc::new(d, o, k, 23 * ScanPolicy::for_n(0).tile_elems() + 11);
+            desc.force_fallback_period = period;
+            check(&desc, if period == 3 { Pattern::Specials } else { Pattern::Random }, period as u64);
+        }
+    }
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn a_few_million_elements() {
+    let ctx = common::ctx();
+    let n = 3_000_017;
+    for (d, o, k, p) in [
+        (DType::U32, ScanOp::Add, ScanKind::Exclusive, Pattern::Random),
+        (DType::I32, ScanOp::Max, ScanKind::Inclusive, Pattern::Random),
+        (DType::F32, ScanOp::Add, ScanKind::Inclusive, Pattern::Random),
+        (DType::F32, ScanOp::Min, ScanKind::Exclusive, Pattern::Specials),
+        (DType::U32, ScanOp::Min, ScanKind::Reduce, Pattern::Descending),
+        (DType::F32, ScanOp::Add, ScanKind::Reduce, Pattern::Random),
+    ] {
+        check(&ScanDesc::new(d, o, k, n), p, 7);
+    }
+    // Large tiles (the policy for n >= 2^25) at a size lavapipe handles quickly.
+    let mut desc = ScanDesc::new(DType::U32, ScanOp::Add, ScanKind::Exclusive, n);
+    desc.policy = ScanPolicy::for_n(1 << 25);
+    check(&desc, Pattern::Random, 8);
+    desc.force_fallback_period = 5;
+    check(&desc, Pattern::Random, 9);
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn other_policies_and_pinned_subgroup_size() {
+    let ctx = common::ctx();
+    let sg = ctx.info().subgroup.default_size;
+    for (wg, vec) in [(64u32, 1u32), (128, 2), (512, 3), (1024, 1)] {
+        if wg % ctx.info().subgroup.max_size != 0 {
+            continue;
+        }
+        for (d, o, k) in [(DType::U32, ScanOp::Add, ScanKind::Exclusive), (DType::F32, ScanOp::Max, ScanKind::Inclusive), (DType::I32, ScanOp::Add, ScanKind::Reduce)] {
+            let mut desc = ScanDesc::new(d, o, k, 50_001);
+            desc.policy = ScanPolicy { workgroup_size: wg, vec_per_lane: vec, spin_limit: 1, reduce_groups: 7 };
+            desc.force_fallback_period = 4;
+            check(&desc, Pattern::Random, wg as u64);
+        }
+    }
+    if ctx.capabilities().subgroup_size_control {
+        let mut desc = ScanDesc::new(DType::I32, ScanOp::Min, ScanKind::Exclusive, 20_000);
+        desc.subgroup_size = Some(sg);
+        check(&desc, Pattern::Random, 1);
+    }
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn bad_requests_fail_before_any_gpu_work() {
+    let ctx = common::ctx();
+    let limit = ctx.max_storage_buffer_range() / 4;
+    let err = |desc: ScanDesc| match ScanPlan::new(&ctx, desc) {
+        Err(e) => e,
+        Ok(_) => panic!("expected an error"),
+    };
+    let e = err(ScanDesc::new(DType::U32, ScanOp::Add, ScanKind::Exclusive, limit + 1));
+    assert!(matches!(e, Error::Invalid(_)) && e.to_string().contains("exceeds this device's limit"), "{e}");
+    let mut d = ScanDesc::new(DType::U32, ScanOp::Add, ScanKind::Exclusive, 10);
+    d.force_fallback_period = 1;
+    assert!(err(d).to_string().contains("force_fallback_period"));
+    let mut d = ScanDesc::new(DType::U32, ScanOp::Add, ScanKind::Exclusive, 10);
+    d.subgroup_size = Some(256);
+    assert!(matches!(err(d), Error::Unsupported { .. }));
+    let mut d = ScanDesc::new(DType::U32, ScanOp::Add, ScanKind::Exclusive, 10);
+    d.policy.workgroup_size = 0;
+    assert!(err(d).to_string().contains("positive"));
+    let e = scan::run_words(&ctx, &ScanDesc::new(DType::U32, ScanOp::Add, ScanKind::Exclusive, 10), &[1, 2, 3]).unwrap_err();
+    assert!(e.to_string().contains("input holds 3 elements"), "{e}");
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn typed_api_and_reference_semantics() {
+    let ctx = common::ctx();
+    let v = vec![3u32, 1, 4, 1, 5];
+    assert_eq!(scan::run(&ctx, ScanOp::Add, ScanKind::Exclusive, &v).unwrap(), vec![0, 3, 4, 8, 9]);
+    assert_eq!(scan::run(&ctx, ScanOp::Max, ScanKind::Inclusive, &v).unwrap(), vec![3, 3, 4, 4, 5]);
+    assert_eq!(scan::run(&ctx, ScanOp::Add, ScanKind::Reduce, &[u32::MAX, 2]).unwrap(), vec![1]); // wraps
+    let f = [1.0f32, f32::NAN, -0.0, 0.0, -f32::NAN];
+    // totalOrder: -NaN < ... < -0.0 < +0.0 < ... < +NaN
+    let max = scan::run(&ctx, ScanOp::Max, ScanKind::Reduce, &f).unwrap()[0];
+    assert!(max.is_nan() && max.is_sign_positive());
+    let min = scan::run(&ctx, ScanOp::Min, ScanKind::Reduce, &f).unwrap()[0];
+    assert!(min.is_nan() && min.is_sign_negative());
+    let min = scan::run(&ctx, ScanOp::Min, ScanKind::Reduce, &[0.0f32, -0.0]).unwrap()[0];
+    assert_eq!(min.to_bits(), (-0.0f32).to_bits());
+    let empty: Vec<i32> = Vec::new();
+    assert_eq!(scan::run(&ctx, ScanOp::Min, ScanKind::Reduce, &empty).unwrap(), vec![i32::MAX]);
+    assert!(scan::run(&ctx, ScanOp::Add, ScanKind::Inclusive, &empty).unwrap().is_empty());
+    common::assert_no_validation_messages(&ctx);
+}
