@@ -1,0 +1,191 @@
+//! The command line: results through .npy files, and every error path: one line on stderr,
+//! exit status 2, no output file left behind.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use vkprims::prims::scan::{self, ScanKind, ScanOp};
+use vkprims::prims::DType;
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_vkprims"));
+    if let Ok(d) = std::env::var("VKPRIMS_TEST_DEVICE") {
+        c.env("VKPRIMS_TEST_DEVICE", d);
+    }
+    c.env("VKPRIMS_VALIDATE", "1");
+    c
+}
+
+fn run(args: &[&str]) -> Output {
+    let mut c = bin();
+    c.args(args);
+    if let Ok(d) = std::env::var("VKPRIMS_TEST_DEVICE") {
+        if args.first().is_some_and(|a| *a != "devices") {
+            c.args(["--device", &d]);
+        }
+    }
+    c.output().expect("run vkprims")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("vkprims-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    let _ = std::fs::remove_file(&p);
+    p
+}
+
+/// A .npy file with any header, and any amount of data after it.
+fn npy_bytes(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
+    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut v = b"\x93NUMPY\x01\x00".to_vec();
+    v.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    v.extend_from_slice(header.as_bytes());
+    v.extend_from_slice(data);
+    v
+}
+
+fn write_words(path: &Path, descr: &str, words: &[u32]) {
+    std::fs::write(path, npy_bytes(descr, &format!("({},)", words.len()), bytemuck::cast_slice(words))).unwrap();
+}
+
+fn read_words(path: &Path) -> (DType, Vec<u32>) {
+    vkprims::npy::read_words(path).unwrap()
+}
+
+/// Exit status 2, one line naming `needle`, and no output file.
+fn assert_error(out: &Output, needle: &str, output_file: Option<&Path>) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "one line expected: {stderr}");
+    assert!(lines[0].contains(needle), "'{needle}' not in: {stderr}");
+    if let Some(p) = output_file {
+        assert!(!p.exists(), "{} left behind", p.display());
+    }
+}
+
+#[test]
+fn scan_kinds_ops_and_dtypes_through_npy() {
+    for (descr, dtype) in [("<u4", DType::U32), ("<i4", DType::I32), ("<f4", DType::F32)] {
+        let input: Vec<u32> = vkprims::testdata::generate(vkprims::testdata::Pattern::Random, dtype, 10_007, 3);
+        let inp = tmp(&format!("in-{}.npy", dtype));
+        write_words(&inp, descr, &input);
+        for (kind, op) in [("exclusive", "add"), ("inclusive", "max"), ("reduce", "min"), ("reduce", "add")] {
+            let outp = tmp(&format!("out-{dtype}-{kind}-{op}.npy"));
+            let o = run(&["scan", "--in", inp.to_str().unwrap(), "--out", outp.to_str().unwrap(), "--kind", kind, "--op", op]);
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            let (dt, got) = read_words(&outp);
+            assert_eq!(dt, dtype);
+            let mut desc = scan::ScanDesc::new(dtype, ScanOp::parse(op).unwrap(), ScanKind::parse(kind).unwrap(), input.len() as u64);
+            desc.subgroup_size = None;
+            assert_eq!(scan::check(&desc, &input, &got), None, "{dtype} {kind} {op}");
+            if kind == "reduce" {
+                assert_eq!(got.len(), 1);
+            }
+        }
+    }
+}
+
+#[test]
+fn input_errors() {
+    let outp = tmp("never.npy");
+    let out = outp.to_str().unwrap();
+
+    let p = tmp("f64.npy");
+    std::fs::write(&p, npy_bytes("<f8", "(2,)", &[0u8; 16])).unwrap();
+    assert_error(&run(&["scan", "--in", p.to_str().unwrap(), "--out", out]), "unsupported dtype '<f8'", Some(&outp));
+
+    let p = tmp("garbage.npy");
+    std::fs::write(&p, b"this is not numpy").unwrap();
+    assert_error(&run(&["scan", "--in", p.to_str().unwrap(), "--out", out]), "not a valid .npy file", Some(&outp));
+
+    let p = tmp("truncated.npy");
+    std::fs::write(&p, npy_bytes("<u4", "(100,)", &[1u8; 40])).unwrap();
+    assert_error(&run(&["scan", "--in", p.to_str().unwrap(), "--out", out]), "truncated", Some(&outp));
+
+    let p = tmp("2d.npy");
+    std::fs::write(&p, npy_bytes("<u4", "(2, 2)", &[0u8; 16])).unwrap();
+    assert_error(&run(&["scan", "--in", p.to_str().unwrap(), "--out", out]), "expected a 1-D array", Some(&outp));
+
+    let p = tmp("missing.npy");
+    assert_error(&run(&["scan", "--in", p.to_str().unwrap(), "--out", out]), "missing.npy", Some(&outp));
+
+    // n beyond the device's limit: refused from the header, before the data is read.
+    let limit = common::ctx().max_storage_buffer_range() / 4;
+    let p = tmp("huge.npy");
+    std::fs::write(&p, npy_bytes("<u4", &format!("({},)", limit + 1), &[0u8; 64])).unwrap();
+    assert_error(&run(&["scan", "--in", p.to_str().unwrap(), "--out", out]), "exceeds this device's limit", Some(&outp));
+
+    let p = tmp("ok.npy");
+    write_words(&p, "<u4", &[1, 2, 3]);
+    assert_error(
+        &run(&["scan", "--in", p.to_str().unwrap(), "--out", out, "--subgroup-size", "3"]),
+        "subgroup size 3",
+        Some(&outp),
+    );
+    assert_error(&run(&["scan", "--in", p.to_str().unwrap(), "--out", out, "--device", "no-such-gpu"]), "no device name contains", Some(&outp));
+    let o = run(&["scan", "--in", p.to_str().unwrap(), "--out", out, "--kind", "sideways"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!outp.exists());
+}
+
+#[test]
+fn devices_and_info() {
+    let o = run(&["devices", "--json"]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(!v.as_array().unwrap().is_empty());
+    let o = run(&["info", "--json"]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    for key in ["name", "driver_version", "api_version", "subgroup", "timestamp_period_ns", "max_storage_buffer_range", "memory_heaps"] {
+        assert!(v.get(key).is_some(), "info --json lacks {key}");
+    }
+    let o = run(&["info"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("subgroup size: default"));
+}
+
+#[test]
+fn benchmark_validates_and_no_reset_shows_stale_state() {
+    let j = tmp("bench.json");
+    let o = run(&["bench", "scan", "--n", "5000,2^14", "--kind", "exclusive,inclusive,reduce", "--trials", "25", "--json", j.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{stdout}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(stdout.contains("| exclusive add u32") && stdout.contains("copy (shader)"), "{stdout}");
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&j).unwrap()).unwrap();
+    assert_eq!(v["rows"].as_array().unwrap().len(), 6);
+    assert!(v["rows"].as_array().unwrap().iter().all(|r| r["validation"] == "ok" && r["stats"]["samples_ns"].as_array().unwrap().len() == 25));
+    assert!(v["device"]["name"].is_string());
+    // Without resets the stale tile ticket makes every trial after the first exit at once:
+    // the last trial writes nothing over the poisoned output, and validation says so.
+    let o = run(&["bench", "scan", "--n", "2^14", "--kind", "exclusive", "--trials", "3", "--no-reset"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("FAILED"));
+    let o = run(&["bench", "scan", "--n", "2^x"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("bad size '2^x'"));
+}
+
+#[test]
+fn selftest_passes_and_names_the_lavapipe_wide_subgroup_bug() {
+    let o = run(&["selftest", "--max-n", "70000"]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{stdout}");
+    assert!(stdout.contains("probe: ballot(true) bit count") && stdout.contains(" 0 failed"));
+    // Mesa 22.3's lavapipe reports 32 lanes at LP_NATIVE_VECTOR_WIDTH=1024 but its subgroup
+    // operations act on 16: the probe must say so rather than let the scan fail.
+    if common::ctx().info().driver_name == "llvmpipe" {
+        let o = bin().env("LP_NATIVE_VECTOR_WIDTH", "1024").args(["selftest", "--max-n", "1000"]).output().unwrap();
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(1), "{stdout}");
+        assert!(stdout.contains("act on 16: a driver bug"), "{stdout}");
+        assert!(stdout.contains("skipped: the subgroup probe failed"), "{stdout}");
+    }
+}
