@@ -130,7 +130,8 @@ fn input_errors() {
         "subgroup size 3",
         Some(&outp),
     );
-    assert_error(&run(&["scan", "--in", p.to_str().unwrap(), "--out", out, "--device", "no-such-gpu"]), "no device name contains", Some(&outp));
+    let o = bin().args(["scan", "--in", p.to_str().unwrap(), "--out", out, "--device", "no-such-gpu"]).output().unwrap();
+    assert_error(&o, "no device name contains", Some(&outp));
     let o = run(&["scan", "--in", p.to_str().unwrap(), "--out", out, "--kind", "sideways"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(!outp.exists());
