@@ -184,7 +184,7 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
             let input = npy::NpyInput::open(&input)?;
             let ctx = dev.open()?;
             let mut desc = ScanDesc::new(input.dtype, ScanOp::parse(&op)?, ScanKind::parse(&kind)?, input.n);
-            desc.subgroup_size = dev.subgroup_size;
+            desc.pin_subgroup_size(&ctx, dev.subgroup_size);
             let plan = ScanPlan::new(&ctx, desc)?;
             let dtype = input.dtype;
             let words = input.read_words()?;

@@ -116,7 +116,7 @@ pub fn scan_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -
                             continue;
                         }
                         let mut desc = ScanDesc::new(dtype, op, kind, n);
-                        desc.subgroup_size = subgroup_size;
+                        desc.pin_subgroup_size(ctx, subgroup_size);
                         desc.force_fallback_period = force;
                         let input = generate(pattern, dtype, n as usize, 0x5eed ^ n);
                         let name = format!(

@@ -116,9 +116,19 @@ fn other_policies_and_pinned_subgroup_size() {
         }
     }
     if ctx.capabilities().subgroup_size_control {
-        let mut desc = ScanDesc::new(DType::I32, ScanOp::Min, ScanKind::Exclusive, 20_000);
+        for k in ScanKind::ALL {
+            let mut desc = ScanDesc::new(DType::I32, ScanOp::Min, k, 20_000);
+            desc.pin_subgroup_size(&ctx, Some(sg));
+            check(&desc, Pattern::Random, 1);
+        }
+        // An explicit workgroup too large for the pinned size is refused, not shrunk.
+        let mut desc = ScanDesc::new(DType::U32, ScanOp::Add, ScanKind::Exclusive, 100);
         desc.subgroup_size = Some(sg);
-        check(&desc, Pattern::Random, 1);
+        desc.policy.workgroup_size = 1024;
+        if sg * ctx.info().subgroup.max_workgroup_subgroups < 1024 {
+            let e = ScanPlan::new(&ctx, desc).err().expect("refused");
+            assert!(e.to_string().contains("maxComputeWorkgroupSubgroups"), "{e}");
+        }
     }
     common::assert_no_validation_messages(&ctx);
 }

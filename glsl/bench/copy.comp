@@ -1,6 +1,7 @@
 #version 460
 // Copy shader: the memory-bound reference the benchmarks divide by. Same tile geometry and
 // uvec4 accesses as scan.comp, so "fraction of copy" compares like with like.
+#extension GL_EXT_control_flow_attributes : require
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint VEC = 4;
 
@@ -15,7 +16,7 @@ void main() {
     if (tile >= pc.num_tiles) return;
     uint words = gl_WorkGroupSize.x * VEC;
     bool full = (tile + 1u) * words * 4u <= pc.n;
-    for (uint j = 0u; j < VEC; ++j) {
+    [[unroll]] for (uint j = 0u; j < VEC; ++j) {
         uint wi = tile * words + j * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
         if (full) {
             out_v[wi] = in_v[wi];

@@ -6,6 +6,10 @@
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
+// [[unroll]] on the per-lane loops over VEC words: their arrays must live in registers (seen
+// on NVIDIA 580: without the hint, some dtype variants kept raw[] in local memory at VEC=8
+// and ran 2.2x slower).
+#extension GL_EXT_control_flow_attributes : require
 
 // Index of the lowest set lane of a ballot, or gl_SubgroupSize when none is set
 // (subgroupBallotFindLSB is undefined on an empty ballot).

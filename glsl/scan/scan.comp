@@ -74,21 +74,21 @@ void main() {
     uint sg = gl_SubgroupID;
     bool full = tile_is_full(tile);
 
-    for (uint j = 0u; j < VEC; ++j) raw[j] = load_word(word_index(tile, j), full);
+    [[unroll]] for (uint j = 0u; j < VEC; ++j) raw[j] = load_word(word_index(tile, j), full);
 
     T agg = IDENTITY;  // the tile's aggregate, as posted (valid in subgroup 0)
 #if EXACT_OP == 0
     {
         // f32 add: the posted aggregate must be the bits a fallback would recompute.
         T acc = IDENTITY;
-        for (uint j = 0u; j < VEC; ++j) acc = fold_word(acc, raw[j]);
+        [[unroll]] for (uint j = 0u; j < VEC; ++j) acc = fold_word(acc, raw[j]);
         agg = workgroup_total(acc);
     }
 #endif
     // Scan of the subgroup's segment: lane-serial within a uvec4, subgroup across lanes, a
     // carry across steps. Results replace raw[] (as T bits).
     T carry = IDENTITY;
-    for (uint j = 0u; j < VEC; ++j) {
+    [[unroll]] for (uint j = 0u; j < VEC; ++j) {
         T x0 = to_t(raw[j].x), x1 = to_t(raw[j].y), x2 = to_t(raw[j].z), x3 = to_t(raw[j].w);
         T p1 = OPF(x0, x1);
         T p2 = OPF(p1, x2);
@@ -163,7 +163,7 @@ void main() {
     barrier();
 
     T pre = OPF(s_prefix, s_part[sg]);
-    for (uint j = 0u; j < VEC; ++j) {
+    [[unroll]] for (uint j = 0u; j < VEC; ++j) {
         uvec4 v = raw[j];
         uvec4 o = uvec4(from_t(OPF(pre, bits_t(v.x))), from_t(OPF(pre, bits_t(v.y))),
                         from_t(OPF(pre, bits_t(v.z))), from_t(OPF(pre, bits_t(v.w))));

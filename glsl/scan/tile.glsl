@@ -54,7 +54,7 @@ T fold_word(T acc, uvec4 r) {
 // Lane fold of one tile, always in the same order.
 T fold_tile(T acc, uint tile) {
     bool full = tile_is_full(tile);
-    for (uint j = 0u; j < VEC; ++j) acc = fold_word(acc, load_word(word_index(tile, j), full));
+    [[unroll]] for (uint j = 0u; j < VEC; ++j) acc = fold_word(acc, load_word(word_index(tile, j), full));
     return acc;
 }
 

@@ -252,7 +252,7 @@ pub fn copy_throughput(ctx: &Arc<Context>, arena: &mut Arena, n: u64, opts: &Ben
 /// Benchmark one scan configuration; `copy` is the copy throughput measured at the same n.
 pub fn bench_scan(ctx: &Arc<Context>, arena: &mut Arena, desc: &ScanDesc, opts: &BenchOptions, copy: &CopyResult) -> Result<ScanRow> {
     let mut desc = desc.clone();
-    desc.subgroup_size = opts.subgroup_size;
+    desc.pin_subgroup_size(ctx, opts.subgroup_size);
     let plan = ScanPlan::new(ctx, desc.clone())?;
     let input = generate(Pattern::Random, desc.dtype, desc.n as usize, 42);
     let i = arena.load_input(&input)?;

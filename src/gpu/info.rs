@@ -15,6 +15,8 @@ pub struct SubgroupInfo {
     pub size_control: bool,
     pub full_subgroups: bool,
     pub required_size_stages: Vec<String>,
+    /// maxComputeWorkgroupSubgroups: with a pinned size S, workgroups hold at most S times this.
+    pub max_workgroup_subgroups: u32,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -150,6 +152,7 @@ pub unsafe fn query(instance: &ash::Instance, pd: vk::PhysicalDevice, queue_fami
             size_control: ssc_f.subgroup_size_control == vk::TRUE,
             full_subgroups: ssc_f.compute_full_subgroups == vk::TRUE,
             required_size_stages: stage_names(ssc.required_subgroup_size_stages),
+            max_workgroup_subgroups: ssc.max_compute_workgroup_subgroups,
         },
         timestamp_period_ns: l.timestamp_period,
         timestamp_valid_bits: fam.map(|i| fams[i].timestamp_valid_bits).unwrap_or(0),

@@ -96,6 +96,18 @@ impl Context {
                 what: format!("workgroups of {wg} invocations ({})", key.shader),
             });
         }
+        if let Some(s) = key.subgroup_size {
+            let most = s * self.info.subgroup.max_workgroup_subgroups;
+            if wg > most {
+                return Err(Error::Unsupported {
+                    device: self.info.name.clone(),
+                    what: format!(
+                        "workgroups of {wg} invocations at pinned subgroup size {s} ({}: at most {most} with maxComputeWorkgroupSubgroups {})",
+                        key.shader, self.info.subgroup.max_workgroup_subgroups
+                    ),
+                });
+            }
+        }
         let p = unsafe { self.create_pipeline(&key) }?;
         let p = Arc::new(p);
         self.pipelines.lock().unwrap().insert(key, p.clone());

@@ -131,6 +131,19 @@ impl ScanDesc {
         let policy = if kind == ScanKind::Reduce { ScanPolicy::default() } else { ScanPolicy::for_n(n) };
         ScanDesc { dtype, op, kind, n, subgroup_size: None, force_fallback_period: 0, policy }
     }
+    /// Pin the subgroup size, shrinking the workgroup where the device caps the subgroups per
+    /// workgroup (lavapipe at width 4 allows 32, so 128 invocations). Tile geometry changes,
+    /// results do not.
+    pub fn pin_subgroup_size(&mut self, ctx: &Context, size: Option<u32>) {
+        self.subgroup_size = size;
+        if let Some(s) = size {
+            let most = s.saturating_mul(ctx.info().subgroup.max_workgroup_subgroups);
+            if most > 0 && self.policy.workgroup_size > most {
+                self.policy.workgroup_size = most;
+            }
+        }
+    }
+
     /// "scan exclusive add u32 n=1000", for errors and tables.
     pub fn label(&self) -> String {
         format!("scan {} {} {} n={}", self.kind.name(), self.op.name(), self.dtype, self.n)
