@@ -94,14 +94,19 @@ impl Default for ScanPolicy {
 }
 
 impl ScanPolicy {
-    /// The tuned policy for `n` elements (bench/results/h200/tuning): tiles of 4096 up to
-    /// 2^25 elements, where more tiles in flight hide look-back latency best, and of 8192
-    /// above, where fewer tiles per byte cut the per-tile overhead (0.92 of copy at 2^28
-    /// against 0.88 with 4096).
+    /// The tuned policy for `n` elements (bench/results/h200/tuning): tiles of 4096 (256
+    /// lanes x 4 uvec4) below 2^25 elements, where more tiles in flight hide look-back latency
+    /// best; tiles of 8192 (512 lanes x 4 uvec4) above, where fewer tiles per byte cut the
+    /// per-tile overhead (0.90 of copy at 2^28 against 0.86 with 4096; 512x4 keeps 32
+    /// registers where 256x8 needs 59).
     pub fn for_n(n: u64) -> ScanPolicy {
-        let vec_per_lane = if n >= 1 << 25 { 8 } else { 4 };
-        ScanPolicy { vec_per_lane, ..ScanPolicy::default() }
+        if n >= 1 << 25 {
+            ScanPolicy { workgroup_size: 512, ..ScanPolicy::default() }
+        } else {
+            ScanPolicy::default()
+        }
     }
+
     pub fn tile_elems(&self) -> u64 {
         self.workgroup_size as u64 * self.vec_per_lane as u64 * 4
     }
