@@ -152,11 +152,11 @@ fn parse_n(s: &str) -> vkprims::Result<u64> {
 
 /// Validation messages are failures wherever they occur.
 fn check_validation(ctx: &Context) -> vkprims::Result<()> {
-    let msgs = ctx.take_validation_messages();
-    for m in &msgs {
-        eprintln!("validation: {m}");
-    }
-    if msgs.is_empty() { Ok(()) } else { Err(Error::Validation(msgs)) }
+    ctx.check_validation().inspect_err(|e| {
+        if let Error::Validation(msgs) = e {
+            msgs.iter().for_each(|m| eprintln!("validation: {m}"));
+        }
+    })
 }
 
 fn run(cli: Cli) -> vkprims::Result<ExitCode> {

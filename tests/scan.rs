@@ -177,3 +177,29 @@ fn typed_api_and_reference_semantics() {
     assert!(scan::run(&ctx, ScanOp::Add, ScanKind::Inclusive, &empty).unwrap().is_empty());
     common::assert_no_validation_messages(&ctx);
 }
+
+/// One Context shared by several threads, each recording and submitting its own work. Without
+/// the validation layer: Debian 12's layer itself is not safe under this load (scripts/test).
+#[test]
+fn concurrent_use_from_threads() {
+    let opts = vkprims::ContextOptions {
+        device: std::env::var("VKPRIMS_TEST_DEVICE").ok(),
+        validate: false,
+        timeout: std::time::Duration::from_secs(120),
+    };
+    let ctx = vkprims::Context::new(&opts).unwrap();
+    std::thread::scope(|s| {
+        for t in 0..4u64 {
+            let ctx = &ctx;
+            s.spawn(move || {
+                for i in 0..12u64 {
+                    let (d, o, k) = combos()[((t * 12 + i) * 7 % 27) as usize];
+                    let desc = ScanDesc::new(d, o, k, 5_000 + 997 * i);
+                    let input = generate(Pattern::Random, d, desc.n as usize, t * 100 + i);
+                    let got = scan::run_words(ctx, &desc, &input).unwrap();
+                    assert_eq!(scan::check(&desc, &input, &got), None, "thread {t}: {}", desc.label());
+                }
+            });
+        }
+    });
+}

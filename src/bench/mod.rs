@@ -211,16 +211,20 @@ pub fn copy_throughput(ctx: &Arc<Context>, arena: &mut Arena, n: u64, opts: &Ben
     arena.loaded = None; // the copy's source fill overwrites the input
     let bytes = n.max(1) * 4;
     let (s, d) = (arena.input.head(bytes), arena.output.head(bytes));
-    let setup = |rec: &mut Recorder, t: u32, _last: bool| -> Result<()> {
-        if t == 0 {
-            rec.fill(s, 0x0123_4567);
-            rec.barrier(&[s], Access::TransferWrite, Access::TransferRead, "copy source initialised");
-        } else {
-            rec.barrier(&[d], Access::TransferWrite, Access::TransferWrite, "trials write the same destination");
+    // Between trials, outside the timestamps: fill the source once, then order the trials
+    // (each writes the same destination) by whichever stage `read`/`write` name.
+    let setup = |read: Access, write: Access| {
+        move |rec: &mut Recorder, t: u32, _last: bool| -> Result<()> {
+            if t == 0 {
+                rec.fill(s, 0x0123_4567);
+                rec.barrier(&[s], Access::TransferWrite, read, "copy source initialised");
+            } else {
+                rec.barrier(&[d], write, write, "trials write the same destination");
+            }
+            Ok(())
         }
-        Ok(())
     };
-    let copy_cmd = timed_trials(ctx, "copy (vkCmdCopyBuffer)", opts, setup, |rec| {
+    let copy_cmd = timed_trials(ctx, "copy (vkCmdCopyBuffer)", opts, setup(Access::TransferRead, Access::TransferWrite), |rec| {
         rec.copy(s, d);
         Ok(())
     })?;
@@ -234,16 +238,7 @@ pub fn copy_throughput(ctx: &Arc<Context>, arena: &mut Arena, n: u64, opts: &Ben
     })?;
     let tiles = n.div_ceil(policy.tile_elems()) as u32;
     let push: [u32; 2] = [n as u32, tiles];
-    let setup = |rec: &mut Recorder, t: u32, _last: bool| -> Result<()> {
-        if t == 0 {
-            rec.fill(s, 0x0123_4567);
-            rec.barrier(&[s], Access::TransferWrite, Access::ComputeRead, "copy source initialised");
-        } else {
-            rec.barrier(&[d], Access::ComputeWrite, Access::ComputeWrite, "trials write the same destination");
-        }
-        Ok(())
-    };
-    let copy_shader = timed_trials(ctx, "copy (shader)", opts, setup, |rec| {
+    let copy_shader = timed_trials(ctx, "copy (shader)", opts, setup(Access::ComputeRead, Access::ComputeWrite), |rec| {
         rec.dispatch_count(&p, &[s, d], bytemuck::bytes_of(&push), tiles)
     })?;
     Ok(CopyResult { n, copy_cmd, copy_shader })
