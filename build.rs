@@ -35,8 +35,35 @@ fn variants() -> Vec<Variant> {
     v
 }
 
+/// The commit the binary is built from, for results files ("unknown" outside a git checkout).
+fn git_commit(dir: &Path) -> String {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    match git(&["rev-parse", "--short=12", "HEAD"]) {
+        Some(c) => {
+            let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+            if dirty { format!("{c}-dirty") } else { c }
+        }
+        None => "unknown".into(),
+    }
+}
+
 fn main() {
-    let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("glsl");
+    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
+    println!("cargo:rustc-env=VKPRIMS_GIT_COMMIT={}", git_commit(&manifest));
+    for f in [".git/HEAD", ".git/index"] {
+        if manifest.join(f).exists() {
+            println!("cargo:rerun-if-changed={f}");
+        }
+    }
+    let root = manifest.join("glsl");
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     println!("cargo:rerun-if-changed=glsl");
     rerun_for_dir(&root);

@@ -30,7 +30,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .compute_full_subgroups(req.capabilities.compute_full_subgroups);
     let mut pep = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default()
         .pipeline_executable_info(req.capabilities.pipeline_executable_info);
-    let features = vk::PhysicalDeviceFeatures::default().shader_int64(req.capabilities.shader_int64);
+    let features = vk::PhysicalDeviceFeatures::default()
+        .shader_int64(req.capabilities.shader_int64)
+        .pipeline_statistics_query(req.capabilities.pipeline_statistics_query);
     let prio = [1.0f32];
     let queues = [vk::DeviceQueueCreateInfo::default().queue_family_index(family).queue_priorities(&prio)];
     let mut dci = vk::DeviceCreateInfo::default()

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Args, Parser, Subcommand};
-use vkprims::bench::{self, BenchOptions};
+use vkprims::bench::{self, BenchOptions, Mode, Stop, Sweep, What};
 use vkprims::gpu::{self, Context, ContextOptions};
 use vkprims::prims::scan::{ScanDesc, ScanKind, ScanOp, ScanPlan, ScanPolicy};
 use vkprims::prims::DType;
@@ -81,49 +81,182 @@ enum Cmd {
         #[arg(long)]
         json: Option<PathBuf>,
     },
-    /// Benchmarks.
-    Bench {
-        #[command(subcommand)]
-        what: BenchCmd,
+    /// Benchmarks: trials in one command buffer, validated, against the copy throughput.
+    Bench(BenchArgs),
+    /// Compare two results files row by row; exit 1 if any row got slower beyond the threshold.
+    Compare {
+        old: PathBuf,
+        new: PathBuf,
+        #[arg(long, default_value = "5%")]
+        threshold: String,
     },
-}
-
-#[derive(Subcommand)]
-enum BenchCmd {
-    /// Scan and reduce, against the copy throughput measured in the same run.
-    Scan {
-        /// Sizes: a comma list of integers or powers (2^20). Default: 2^20,2^24,2^28 on GPUs,
-        /// 2^16,2^20,2^22 on CPU devices (capped by maxStorageBufferRange).
-        #[arg(long, value_delimiter = ',')]
-        n: Vec<String>,
-        #[arg(long, value_delimiter = ',', default_value = "exclusive,reduce")]
-        kind: Vec<String>,
-        #[arg(long, value_delimiter = ',', default_value = "add")]
-        op: Vec<String>,
-        #[arg(long, value_delimiter = ',', default_value = "u32")]
-        dtype: Vec<String>,
-        /// Timed trials per row (default 20 on GPUs, 5 on CPU devices).
+    /// Plot results files: throughput against n, one line per primitive and file.
+    Plot {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
         #[arg(long)]
-        trials: Option<u32>,
-        #[arg(long, default_value_t = 3)]
-        warmup: u32,
-        /// Minimum GPU time of warm-up work before each row, in ms (default 300 on GPUs, 0 on
-        /// CPU devices), so clocks are at their loaded level when timing starts.
+        out: PathBuf,
+    },
+    /// List the pipelines of every primitive (tuned policies) and, with --stats, the driver
+    /// compiler's statistics for each (VK_KHR_pipeline_executable_properties).
+    Pipelines {
         #[arg(long)]
-        warmup_ms: Option<f64>,
-        /// Tuning policies to compare, WORKGROUPxVEC4_PER_LANE[xSPIN_LIMIT[xREDUCE_GROUPS]]
-        /// (default: the built-in policy).
-        #[arg(long, value_delimiter = ',')]
-        policy: Vec<String>,
-        /// Do not reset look-back state between trials (shows what stale state does).
-        #[arg(long)]
-        no_reset: bool,
-        /// Write rows, copy results and the device fingerprint as JSON.
-        #[arg(long)]
-        json: Option<PathBuf>,
+        stats: bool,
         #[command(flatten)]
         dev: DeviceArgs,
     },
+}
+
+#[derive(Args)]
+struct BenchArgs {
+    /// What to measure: copy, scan (scan and reduce), all (every primitive built so far).
+    #[arg(value_parser = ["copy", "scan", "all"])]
+    what: String,
+    /// Sizes: integers, powers (2^20) and ranges (2^16:2^28:2 steps the exponent,
+    /// 1000:5000:1000 steps linearly), comma-separated. Default: 2^20,2^24,2^28 on GPUs,
+    /// 2^16,2^20,2^22 on CPU devices.
+    #[arg(long, value_delimiter = ',')]
+    n: Vec<String>,
+    #[arg(long, value_delimiter = ',', default_value = "exclusive,inclusive,reduce")]
+    kind: Vec<String>,
+    #[arg(long, value_delimiter = ',', default_value = "add")]
+    op: Vec<String>,
+    #[arg(long, value_delimiter = ',', default_value = "u32")]
+    dtype: Vec<String>,
+    /// Tuning policies to compare, WORKGROUPxVEC4_PER_LANE[xSPIN_LIMIT[xREDUCE_GROUPS]]
+    /// (default: the tuned policy for each n).
+    #[arg(long, value_delimiter = ',')]
+    policy: Vec<String>,
+    /// per-trial: a timestamp pair around each trial; batch: one pair around --batch-size
+    /// back-to-back trials, minus the resets timed alone.
+    #[arg(long, default_value = "per-trial", value_parser = ["per-trial", "batch"])]
+    mode: String,
+    #[arg(long, default_value_t = 10)]
+    batch_size: u32,
+    /// Samples per row (default 20 on GPUs, 5 on CPU devices); exclusive with --max-noise.
+    #[arg(long)]
+    trials: Option<u32>,
+    /// Adaptive stopping: sample until (q3 - q1) / median is at most this (e.g. 2%)...
+    #[arg(long)]
+    max_noise: Option<String>,
+    /// ...with at least this many samples...
+    #[arg(long, default_value_t = 10)]
+    min_samples: u32,
+    /// ...or until this many seconds per row, or this many samples.
+    #[arg(long, default_value_t = 10.0)]
+    timeout: f64,
+    #[arg(long, default_value_t = 1000)]
+    max_samples: u32,
+    /// Untimed trials at the start of each row's first command buffer.
+    #[arg(long, default_value_t = 3)]
+    warmup: u32,
+    /// Minimum GPU time of warm-up work before each row, in ms (default 300 on GPUs, 0 on
+    /// CPU devices), so clocks are at their loaded level when timing starts.
+    #[arg(long)]
+    warmup_ms: Option<f64>,
+    /// Thrash the caches with a large copy before each trial (per-trial mode).
+    #[arg(long)]
+    cold: bool,
+    /// Do not reset look-back state between trials (shows what stale state does).
+    #[arg(long)]
+    no_reset: bool,
+    /// Write the results file (schema vkprims.bench/1).
+    #[arg(long)]
+    json: Option<PathBuf>,
+    #[arg(long)]
+    csv: Option<PathBuf>,
+    #[command(flatten)]
+    dev: DeviceArgs,
+}
+
+fn parse_threshold(s: &str) -> vkprims::Result<f64> {
+    let bad = || Error::Invalid(format!("bad fraction '{s}' (use 5% or 0.05)"));
+    let v = match s.strip_suffix('%') {
+        Some(p) => p.trim().parse::<f64>().map_err(|_| bad())? / 100.0,
+        None => s.trim().parse::<f64>().map_err(|_| bad())?,
+    };
+    if v > 0.0 && v.is_finite() { Ok(v) } else { Err(bad()) }
+}
+
+fn write_file(path: &std::path::Path, text: &str) -> vkprims::Result<()> {
+    std::fs::write(path, text).map_err(|e| Error::Invalid(format!("{}: {e}", path.display())))
+}
+
+fn run_bench(a: BenchArgs) -> vkprims::Result<ExitCode> {
+    // Everything the command line can get wrong is found before the device opens.
+    let what = match a.what.as_str() {
+        "copy" => What::Copy,
+        "scan" => What::Scan,
+        _ => What::All,
+    };
+    let kinds = a.kind.iter().map(|s| ScanKind::parse(s)).collect::<vkprims::Result<Vec<_>>>()?;
+    let ops = a.op.iter().map(|s| ScanOp::parse(s)).collect::<vkprims::Result<Vec<_>>>()?;
+    let dtypes = a.dtype.iter().map(|s| DType::parse(s)).collect::<vkprims::Result<Vec<_>>>()?;
+    let sizes = bench::parse_sizes(&a.n)?;
+    let policies: Vec<Option<ScanPolicy>> =
+        if a.policy.is_empty() { vec![None] } else { a.policy.iter().map(|s| parse_policy(s).map(Some)).collect::<vkprims::Result<_>>()? };
+    let max_noise = a.max_noise.as_deref().map(parse_threshold).transpose()?;
+    if max_noise.is_some() && a.trials.is_some() {
+        return Err(Error::Invalid("--trials and --max-noise are exclusive (fixed or adaptive stopping)".into()));
+    }
+    let ctx = a.dev.open()?;
+    let mut opts = BenchOptions::for_device(&ctx);
+    opts.mode = if a.mode == "batch" { Mode::Batch } else { Mode::PerTrial };
+    opts.batch_size = a.batch_size;
+    if let Some(t) = a.trials {
+        opts.stop = Stop::Trials(t);
+    }
+    if let Some(max_noise) = max_noise {
+        opts.stop = Stop::Adaptive { min_samples: a.min_samples, max_noise, timeout_s: a.timeout, max_samples: a.max_samples };
+    }
+    opts.warmup = a.warmup;
+    if let Some(ms) = a.warmup_ms {
+        opts.warmup_ms = ms;
+    }
+    opts.cold = a.cold;
+    opts.reset = !a.no_reset;
+    opts.subgroup_size = a.dev.subgroup_size;
+    opts.check()?;
+    let sweep = Sweep {
+        what,
+        sizes: if sizes.is_empty() { bench::default_sizes(&ctx) } else { sizes },
+        dtypes,
+        ops,
+        kinds,
+        policies,
+        opts,
+    };
+    let o = &sweep.opts;
+    eprintln!("device: {} | {:?} | {:?} (+{} warm-up trials, {} ms) | reset {}", ctx.info().name, o.mode, o.stop, o.warmup, o.warmup_ms, o.reset);
+    let bar = indicatif::ProgressBar::new(sweep.len() as u64);
+    bar.set_style(indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").unwrap());
+    let args: Vec<String> = std::env::args().collect();
+    let res = bench::run_sweep(&ctx, &sweep, &args, |row| {
+        let line = format!(
+            "  {} n={} {}: {:.4} ms ({} samples, {}), {}",
+            row.primitive,
+            row.n,
+            row.policy.as_deref().unwrap_or(""),
+            row.stats.median_ns * 1e-6,
+            row.stats.samples_ns.len(),
+            row.stop_reason,
+            row.validation
+        );
+        // The bar hides itself when stderr is not a terminal; then rows are logged as lines.
+        if bar.is_hidden() { eprintln!("{line}") } else { bar.println(line) }
+        bar.inc(1);
+    });
+    bar.finish_and_clear();
+    let res = res?;
+    check_validation(&ctx)?;
+    print!("{}", bench::report::table(&res.rows));
+    if let Some(path) = a.json {
+        write_file(&path, &serde_json::to_string_pretty(&res).unwrap())?;
+    }
+    if let Some(path) = a.csv {
+        write_file(&path, &bench::report::csv(&res.rows))?;
+    }
+    Ok(if res.all_valid() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
 fn parse_policy(s: &str) -> vkprims::Result<ScanPolicy> {
@@ -137,17 +270,6 @@ fn parse_policy(s: &str) -> vkprims::Result<ScanPolicy> {
         _ => return Err(bad()),
     }
     Ok(p)
-}
-
-fn parse_n(s: &str) -> vkprims::Result<u64> {
-    let bad = || Error::Invalid(format!("bad size '{s}' (use an integer or 2^K)"));
-    match s.split_once('^') {
-        Some((b, e)) => {
-            let (b, e) = (b.trim().parse::<u64>().map_err(|_| bad())?, e.trim().parse::<u32>().map_err(|_| bad())?);
-            b.checked_pow(e).ok_or_else(bad)
-        }
-        None => s.trim().parse().map_err(|_| bad()),
-    }
 }
 
 /// Validation messages are failures wherever they occur.
@@ -228,58 +350,61 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
             }
             return Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) });
         }
-        Cmd::Bench { what: BenchCmd::Scan { n, kind, op, dtype, trials, warmup, warmup_ms, policy, no_reset, json, dev } } => {
-            let kinds = kind.iter().map(|s| ScanKind::parse(s)).collect::<vkprims::Result<Vec<_>>>()?;
-            let ops = op.iter().map(|s| ScanOp::parse(s)).collect::<vkprims::Result<Vec<_>>>()?;
-            let dtypes = dtype.iter().map(|s| DType::parse(s)).collect::<vkprims::Result<Vec<_>>>()?;
-            let ns = n.iter().map(|s| parse_n(s)).collect::<vkprims::Result<Vec<_>>>()?;
-            // No --policy: the tuned policy for each n (ScanPolicy::for_n).
-            let variants: Vec<Option<ScanPolicy>> = if policy.is_empty() {
-                vec![None]
-            } else {
-                policy.iter().map(|s| parse_policy(s).map(Some)).collect::<vkprims::Result<_>>()?
-            };
-            let ctx = dev.open()?;
-            let cpu = ctx.info().device_type == "cpu";
-            let sweep = bench::ScanSweep {
-                sizes: if ns.is_empty() { bench::default_sizes(&ctx) } else { ns },
-                dtypes,
-                ops,
-                kinds,
-                policies: variants,
-                opts: BenchOptions {
-                    trials: trials.unwrap_or(if cpu { 5 } else { 20 }).max(1),
-                    warmup,
-                    warmup_ms: warmup_ms.unwrap_or(if cpu { 0.0 } else { 300.0 }),
-                    reset: !no_reset,
-                    subgroup_size: dev.subgroup_size,
-                },
-            };
-            let o = &sweep.opts;
-            eprintln!("device: {} | trials {} (+{} warm-up, {} ms) | reset {}", ctx.info().name, o.trials, o.warmup, o.warmup_ms, o.reset);
-            let res = bench::run_scan_sweep(&ctx, &sweep, |row| {
-                let p = row.desc.policy;
-                let stats: Vec<String> = row.pipeline_stats.iter().map(|s| format!("{}={}", s.name, s.value)).collect();
-                eprintln!(
-                    "  {} {}x{}x{}: {:.3} ms, {} [{}]",
-                    row.desc.label(),
-                    p.workgroup_size,
-                    p.vec_per_lane,
-                    p.spin_limit,
-                    row.stats.median_ns * 1e-6,
-                    row.validation,
-                    stats.join(", ")
-                );
-            })?;
-            check_validation(&ctx)?;
-            print!("{}", bench::scan_table(&res.copies, &res.rows));
-            if let Some(path) = json {
-                let args: Vec<String> = std::env::args().collect();
-                std::fs::write(&path, serde_json::to_string_pretty(&res.to_json(&ctx, &sweep, &args)).unwrap())
-                    .map_err(|e| Error::Invalid(format!("{}: {e}", path.display())))?;
+        Cmd::Bench(a) => return run_bench(a),
+        Cmd::Compare { old, new, threshold } => {
+            let threshold = parse_threshold(&threshold)?;
+            let (old, new) = (bench::Results::load(&old)?, bench::Results::load(&new)?);
+            let (cmp, unmatched) = bench::compare::compare(&old, &new, threshold);
+            print!("{}", bench::compare::table(&cmp));
+            for u in unmatched {
+                println!("{u}");
             }
-            if !res.all_valid() {
+            if cmp.iter().any(|c| c.verdict == bench::compare::Verdict::Slower) {
                 return Ok(ExitCode::from(1));
+            }
+        }
+        Cmd::Plot { files, out } => {
+            let loaded = files
+                .iter()
+                .map(|f| {
+                    let label = f.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                    bench::Results::load(f).map(|r| (label, r))
+                })
+                .collect::<vkprims::Result<Vec<_>>>()?;
+            bench::plot::plot(&loaded, &out)?;
+        }
+        Cmd::Pipelines { stats, dev } => {
+            let ctx = dev.open()?;
+            if stats && !ctx.capabilities().pipeline_executable_info {
+                println!("{} does not report compiler statistics (no VK_KHR_pipeline_executable_properties)", ctx.info().name);
+            }
+            for dt in DType::ALL {
+                for op in ScanOp::ALL {
+                    for kind in ScanKind::ALL {
+                        for n in [1u64 << 20, 1 << 28] {
+                            let mut desc = ScanDesc::new(dt, op, kind, n.min(ctx.max_storage_buffer_range() / 4));
+                            desc.pin_subgroup_size(&ctx, dev.subgroup_size);
+                            let plan = ScanPlan::new(&ctx, desc)?;
+                            let p = plan.desc().policy;
+                            let mut line = format!(
+                                "{} ({} {} {}) wg {} vec {} tile {}",
+                                plan.pipeline().key.shader,
+                                kind.name(),
+                                op.name(),
+                                dt,
+                                p.workgroup_size,
+                                p.vec_per_lane,
+                                p.tile_elems()
+                            );
+                            if stats {
+                                for st in ctx.pipeline_stats(plan.pipeline())? {
+                                    line.push_str(&format!(" | {}: {}", st.name, st.value));
+                                }
+                            }
+                            println!("{line}");
+                        }
+                    }
+                }
             }
         }
     }

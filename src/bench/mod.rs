@@ -1,30 +1,73 @@
-//! Benchmarks, minimal but honest: trials recorded back to back in one command buffer, a
-//! timestamp pair around each dispatch, state reset with vkCmdFillBuffer outside the pair,
-//! the output poisoned before the last trial and validated after it, and the copy throughput
-//! (vkCmdCopyBuffer and a copy shader) measured in the same run.
+//! The perf-lab harness. Trials are recorded back to back in one command buffer; state that
+//! carries from one dispatch to the next is reset with vkCmdFillBuffer outside the timestamps;
+//! after the timed trials one more trial runs on a poisoned output and is validated, so a
+//! wrong result is reported as a failure, never as a speed; the copy throughput is measured
+//! on the same buffers in the same run.
+//!
+//! - [`measure`]: the trial engine (per-trial and batch modes, cold caches, warm-up, fixed or
+//!   adaptive stopping, submit-to-start overhead).
+//! - `cases`: what is measured (copy, scan/reduce) and how each is validated.
+//! - `sweep`: axes, their cartesian product, the results file.
+//! - `report`, `compare`, `plot`: markdown/CSV output, run-to-run comparison, SVG plots.
 
+mod cases;
+pub mod compare;
+pub mod plot;
+pub mod report;
 pub mod stats;
+pub mod sweep;
 
 use std::sync::Arc;
+use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::error::Result;
-use crate::gpu::{elapsed_ns, Access, Buffer, BufferSlice, Context, MemoryLocation, PipelineKey, Recorder};
-use crate::prims::scan::{self, ScanDesc, ScanPlan};
-use crate::testdata::{generate, Pattern};
+use crate::error::{invalid, Result};
+use crate::gpu::{elapsed_ns, Access, Buffer, BufferSlice, Context, MemoryLocation, Recorder};
+pub use cases::{bench_copy, bench_scan};
 pub use stats::Stats;
+pub use sweep::{default_sizes, parse_sizes, run_sweep, Results, Sweep, What};
 
-#[derive(Clone, Debug, Serialize)]
+/// How trials are timed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// A timestamp pair around every trial; resets between trials stay outside it.
+    PerTrial,
+    /// One timestamp pair around `batch_size` back-to-back trials (resets included), minus
+    /// the time of the same resets alone, measured in the same command buffer: the launch
+    /// gaps between dispatches are hidden, as in nvbench's batch mode.
+    Batch,
+}
+
+/// When a row stops collecting samples.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Stop {
+    /// Exactly this many samples.
+    Trials(u32),
+    /// At least `min_samples`, then until the relative spread (q3 - q1) / median is at most
+    /// `max_noise`, or `timeout_s` of wall time, or `max_samples`.
+    Adaptive { min_samples: u32, max_noise: f64, timeout_s: f64, max_samples: u32 },
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct BenchOptions {
-    pub trials: u32,
-    /// Untimed trials at the start of the timed command buffer.
+    pub mode: Mode,
+    /// Trials per sample in batch mode.
+    pub batch_size: u32,
+    pub stop: Stop,
+    /// Untimed trials at the start of the first timed command buffer.
     pub warmup: u32,
     /// Before each row, keep the GPU busy with the same work for at least this long, so that
     /// its clocks leave idle. (Seen on the H200: the SM clock sat at 345 MHz through short
     /// bursts of work separated by host-side validation, against 1980 MHz under load; rows
     /// measured at that clock ran 2-4x slower.)
     pub warmup_ms: f64,
+    /// Before each trial (outside the timestamps), copy `cold_bytes` through the caches so
+    /// the trial starts with cold caches. Per-trial mode only.
+    pub cold: bool,
+    pub cold_bytes: u64,
     /// Reset carried state between trials (on by default; off shows what stale state does).
     pub reset: bool,
     pub subgroup_size: Option<u32>,
@@ -32,13 +75,58 @@ pub struct BenchOptions {
 
 impl Default for BenchOptions {
     fn default() -> Self {
-        BenchOptions { trials: 20, warmup: 3, warmup_ms: 300.0, reset: true, subgroup_size: None }
+        BenchOptions {
+            mode: Mode::PerTrial,
+            batch_size: 10,
+            stop: Stop::Trials(20),
+            warmup: 3,
+            warmup_ms: 300.0,
+            cold: false,
+            cold_bytes: 256 << 20,
+            reset: true,
+            subgroup_size: None,
+        }
+    }
+}
+
+impl BenchOptions {
+    /// Defaults scaled for a CPU device (lavapipe): fewer trials, no clock warm-up, a cold
+    /// copy within its buffer limit.
+    pub fn for_device(ctx: &Context) -> BenchOptions {
+        let mut o = BenchOptions::default();
+        if ctx.info().device_type == "cpu" {
+            o.stop = Stop::Trials(5);
+            o.warmup_ms = 0.0;
+            o.cold_bytes = 32 << 20;
+        }
+        o.cold_bytes = o.cold_bytes.min(ctx.max_storage_buffer_range());
+        o
+    }
+
+    pub fn check(&self) -> Result<()> {
+        if self.cold && self.mode == Mode::Batch {
+            return invalid("--cold needs per-trial mode: a batch runs its trials back to back");
+        }
+        if self.batch_size == 0 {
+            return invalid("batch size must be at least 1");
+        }
+        match self.stop {
+            Stop::Trials(0) => invalid("at least one trial"),
+            Stop::Adaptive { min_samples, max_noise, timeout_s, max_samples } => {
+                if min_samples == 0 || max_samples < min_samples || !(max_noise > 0.0) || !(timeout_s > 0.0) {
+                    invalid("adaptive stopping needs min-samples >= 1, max-noise > 0 and timeout > 0")
+                } else {
+                    Ok(())
+                }
+            }
+            _ => Ok(()),
+        }
     }
 }
 
 /// Buffers allocated once for a whole sweep and reused by every row: input, output, state,
-/// and 64 MiB staging buffers that data passes through in chunks. An input already loaded
-/// (same words) is not uploaded again.
+/// 64 MiB staging buffers that data passes through in chunks, and (with --cold) the buffers
+/// the cache-thrashing copy uses. An input already loaded (same words) is not uploaded again.
 pub struct Arena {
     ctx: Arc<Context>,
     input: Buffer,
@@ -46,6 +134,7 @@ pub struct Arena {
     state: Buffer,
     up: Buffer,
     down: Buffer,
+    cold: Option<(Buffer, Buffer)>,
     /// (length, hash) of what the input buffer holds.
     loaded: Option<(usize, u64)>,
 }
@@ -61,10 +150,19 @@ fn fingerprint(words: &[u32]) -> (usize, u64) {
 
 impl Arena {
     /// Room for `max_elems` 4-byte elements (and state for the smallest tiles).
-    pub fn new(ctx: &Arc<Context>, max_elems: u64) -> Result<Arena> {
+    pub fn new(ctx: &Arc<Context>, max_elems: u64, opts: &BenchOptions) -> Result<Arena> {
         let bytes = max_elems.max(1) * 4;
         let state_bytes = (4 + 2 * max_elems.div_ceil(256) + 4096) * 4;
         let staging = bytes.min(STAGING_BYTES);
+        let cold = if opts.cold {
+            let b = opts.cold_bytes.max(4);
+            Some((
+                Buffer::new(ctx, b, MemoryLocation::GpuOnly, "cold-cache source")?,
+                Buffer::new(ctx, b, MemoryLocation::GpuOnly, "cold-cache destination")?,
+            ))
+        } else {
+            None
+        };
         Ok(Arena {
             ctx: ctx.clone(),
             input: Buffer::new(ctx, bytes, MemoryLocation::GpuOnly, "bench input")?,
@@ -72,6 +170,7 @@ impl Arena {
             state: Buffer::new(ctx, state_bytes, MemoryLocation::GpuOnly, "bench state")?,
             up: Buffer::new(ctx, staging, MemoryLocation::CpuToGpu, "bench staging (upload)")?,
             down: Buffer::new(ctx, staging, MemoryLocation::GpuToCpu, "bench staging (download)")?,
+            cold,
             loaded: None,
         })
     }
@@ -80,7 +179,7 @@ impl Arena {
     pub fn load_input(&mut self, words: &[u32]) -> Result<BufferSlice> {
         let bytes = words.len() as u64 * 4;
         if bytes > self.input.size() {
-            return crate::error::invalid(format!("{} elements exceed the bench arena", words.len()));
+            return invalid(format!("{} elements exceed the bench arena", words.len()));
         }
         let fp = fingerprint(words);
         if self.loaded != Some(fp) {
@@ -97,7 +196,7 @@ impl Arena {
         Ok(self.input.head(bytes.max(4)))
     }
 
-    /// Read the first `bytes` of `s` (the output or state buffer) back to the host.
+    /// Read the first `bytes` of `s` back to the host.
     pub fn read(&self, s: BufferSlice, bytes: u64) -> Result<Vec<u32>> {
         let mut out = Vec::with_capacity(bytes as usize / 4);
         let mut off = 0;
@@ -114,72 +213,65 @@ impl Arena {
         Ok(out)
     }
 
+    pub fn input(&self, bytes: u64) -> BufferSlice {
+        self.input.head(bytes.max(4))
+    }
     pub fn output(&self, bytes: u64) -> BufferSlice {
         self.output.head(bytes.max(4))
     }
     pub fn state(&self, bytes: u64) -> Result<BufferSlice> {
         if bytes > self.state.size() {
-            return crate::error::invalid(format!("state of {bytes} bytes exceeds the bench arena"));
+            return invalid(format!("state of {bytes} bytes exceeds the bench arena"));
         }
         Ok(self.state.head(bytes))
     }
-}
+    /// The input no longer holds what was last loaded (a benchmark overwrote it).
+    pub fn forget_input(&mut self) {
+        self.loaded = None;
+    }
 
-/// Copy throughput for `n` u32 (4n bytes read + 4n written), measured both ways.
-#[derive(Clone, Debug, Serialize)]
-pub struct CopyResult {
-    pub n: u64,
-    pub copy_cmd: Stats,
-    pub copy_shader: Stats,
-}
-
-impl CopyResult {
-    /// The better of the two, in GB/s of bytes moved (read + write).
-    pub fn best_gbps(&self) -> f64 {
-        let bytes = 8.0 * self.n as f64;
-        bytes / self.copy_cmd.median_ns.min(self.copy_shader.median_ns)
+    /// Copy the cold-cache buffers, so the next trial finds its data in no cache.
+    fn thrash(&self, rec: &mut Recorder) {
+        if let Some((a, b)) = &self.cold {
+            rec.copy(a.slice(), b.slice());
+            rec.barrier(&[b.slice()], Access::TransferWrite, Access::TransferWrite, "cold-cache copies write one buffer");
+        }
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
-pub struct ScanRow {
-    pub desc: ScanDesc,
-    pub tile_elems: u64,
-    pub subgroup_size: Option<u32>,
+/// What [`measure`] found.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Measured {
     pub stats: Stats,
-    pub elems_per_s: f64,
-    pub bytes_per_elem: f64,
-    pub gbps: f64,
-    pub copy_gbps: f64,
-    pub fraction_of_copy: f64,
-    /// "ok", or why the last trial's output is wrong.
-    pub validation: String,
-    /// Scans, last trial: look-back rounds per tile and fallbacks taken (the kernel's debug
-    /// counters); how often workgroups waited on, or recomputed, a predecessor.
-    pub lookback_rounds_per_tile: Option<f64>,
-    pub fallbacks: Option<u64>,
-    /// The driver compiler's statistics for the kernel (registers, spills, ...) where reported.
-    pub pipeline_stats: Vec<crate::gpu::PipelineStat>,
-    pub reset: bool,
+    /// "trials", "noise", "timeout" or "max-samples".
+    pub stop_reason: String,
+    /// Median host-submit-to-GPU-start time over the submissions (calibrated timestamps).
+    pub submit_to_start_ns: Option<f64>,
 }
 
-/// Time `trials` (after `warmup`) of `body`, each between two timestamps; `between` records
-/// what must happen between trials, outside the timestamp pair.
-fn timed_trials(
+/// Timestamps per command buffer at most (samples are collected over several if needed).
+const MAX_SAMPLES_PER_SUBMIT: usize = 200;
+
+/// Time `body` (one trial) under `opts`; `between` records what precedes every trial
+/// outside the timestamps (barriers against the previous trial, resets). The caller resets
+/// carried state once before calling.
+pub fn measure(
     ctx: &Arc<Context>,
+    arena: &Arena,
     what: &str,
     opts: &BenchOptions,
-    mut between: impl FnMut(&mut Recorder, u32, bool) -> Result<()>,
-    mut body: impl FnMut(&mut Recorder) -> Result<()>,
-) -> Result<Stats> {
+    between: &mut dyn FnMut(&mut Recorder) -> Result<()>,
+    body: &mut dyn FnMut(&mut Recorder) -> Result<()>,
+) -> Result<Measured> {
+    opts.check()?;
     // Time-based warm-up: batches of growing size until enough GPU time has passed.
     let (mut spent_ns, mut reps) = (0.0, 1u32);
     while spent_ns < opts.warmup_ms * 1e6 {
         let mut rec = Recorder::new(ctx, format!("{what} (warm-up)"))?;
         rec.enable_timestamps(2)?;
         rec.timestamp(0);
-        for t in 0..reps {
-            between(&mut rec, t, false)?;
+        for _ in 0..reps {
+            between(&mut rec)?;
             body(&mut rec)?;
         }
         rec.timestamp(1);
@@ -188,230 +280,139 @@ fn timed_trials(
         spent_ns += elapsed_ns(ctx, ts[0], ts[1]);
         reps = (reps * 2).min(1024);
     }
-    let total = opts.warmup + opts.trials;
-    let mut rec = Recorder::new(ctx, what.to_string())?;
-    rec.enable_timestamps(2 * total)?;
-    for t in 0..total {
-        between(&mut rec, t, t + 1 == total)?;
-        rec.timestamp(2 * t);
-        body(&mut rec)?;
-        rec.timestamp(2 * t + 1);
-    }
-    rec.submit_and_wait()?;
-    let ts = rec.timestamps_ns()?;
-    let samples: Vec<f64> =
-        (opts.warmup..total).map(|t| elapsed_ns(ctx, ts[2 * t as usize], ts[2 * t as usize + 1])).collect();
-    Ok(Stats::from_samples(samples))
-}
 
-/// vkCmdCopyBuffer and the copy shader on `n` u32, from the arena's input to its output
-/// (the buffers the primitives use), same trial structure as the primitives.
-pub fn copy_throughput(ctx: &Arc<Context>, arena: &mut Arena, n: u64, opts: &BenchOptions) -> Result<CopyResult> {
-    crate::prims::check_len(ctx, "copy", n, 4)?;
-    arena.loaded = None; // the copy's source fill overwrites the input
-    let bytes = n.max(1) * 4;
-    let (s, d) = (arena.input.head(bytes), arena.output.head(bytes));
-    // Between trials, outside the timestamps: fill the source once, then order the trials
-    // (each writes the same destination) by whichever stage `read`/`write` name.
-    let setup = |read: Access, write: Access| {
-        move |rec: &mut Recorder, t: u32, _last: bool| -> Result<()> {
-            if t == 0 {
-                rec.fill(s, 0x0123_4567);
-                rec.barrier(&[s], Access::TransferWrite, read, "copy source initialised");
-            } else {
-                rec.barrier(&[d], write, write, "trials write the same destination");
+    let started = Instant::now();
+    let mut samples: Vec<f64> = Vec::new();
+    let mut overheads: Vec<f64> = Vec::new();
+    let per = if opts.mode == Mode::Batch { 4 } else { 2 };
+    let reason = loop {
+        let want = match opts.stop {
+            Stop::Trials(t) => t as usize - samples.len(),
+            Stop::Adaptive { min_samples, .. } => {
+                if samples.is_empty() { (min_samples as usize).max(5) } else { (samples.len() / 2).max(5) }
             }
-            Ok(())
         }
-    };
-    let copy_cmd = timed_trials(ctx, "copy (vkCmdCopyBuffer)", opts, setup(Access::TransferRead, Access::TransferWrite), |rec| {
-        rec.copy(s, d);
-        Ok(())
-    })?;
-    let policy = scan::ScanPolicy::default();
-    let p = ctx.pipeline(PipelineKey {
-        shader: "copy",
-        spec: vec![policy.workgroup_size, policy.vec_per_lane],
-        subgroup_size: opts.subgroup_size,
-        bindings: 2,
-        push_bytes: 8,
-    })?;
-    let tiles = n.div_ceil(policy.tile_elems()) as u32;
-    let push: [u32; 2] = [n as u32, tiles];
-    let copy_shader = timed_trials(ctx, "copy (shader)", opts, setup(Access::ComputeRead, Access::ComputeWrite), |rec| {
-        rec.dispatch_count(&p, &[s, d], bytemuck::bytes_of(&push), tiles)
-    })?;
-    Ok(CopyResult { n, copy_cmd, copy_shader })
-}
-
-/// Benchmark one scan configuration; `copy` is the copy throughput measured at the same n.
-pub fn bench_scan(ctx: &Arc<Context>, arena: &mut Arena, desc: &ScanDesc, opts: &BenchOptions, copy: &CopyResult) -> Result<ScanRow> {
-    let mut desc = desc.clone();
-    desc.pin_subgroup_size(ctx, opts.subgroup_size);
-    let plan = ScanPlan::new(ctx, desc.clone())?;
-    let input = generate(Pattern::Random, desc.dtype, desc.n as usize, 42);
-    let i = arena.load_input(&input)?;
-    let (o, st) = (arena.output(plan.output_bytes()), arena.state(plan.state_bytes())?);
-    let between = |rec: &mut Recorder, t: u32, last: bool| -> Result<()> {
-        if t > 0 {
-            rec.barrier(&[st, o], Access::ComputeReadWrite, Access::TransferWrite, "previous trial done before resets");
+        .min(MAX_SAMPLES_PER_SUBMIT);
+        let mut rec = Recorder::new(ctx, what.to_string())?;
+        rec.enable_timestamps(1 + per * want as u32)?;
+        rec.timestamp_start(0);
+        if samples.is_empty() {
+            for _ in 0..opts.warmup {
+                between(&mut rec)?;
+                body(&mut rec)?;
+            }
         }
-        if t == 0 || opts.reset {
-            plan.record_reset(rec, st);
-        }
-        if last {
-            // Poison the output so validation sees what the last trial wrote, not an earlier one.
-            rec.fill(o, 0xDEAD_BEEF);
-        }
-        rec.barrier(&[st, o], Access::TransferWrite, Access::ComputeReadWrite, "resets visible to the trial");
-        Ok(())
-    };
-    let stats = timed_trials(ctx, &desc.label(), opts, between, |rec| plan.record_dispatch(rec, i, o, st))?;
-    let got = arena.read(o, plan.output_bytes())?;
-    let validation = scan::check(&desc, &input, &got).unwrap_or_else(|| "ok".into());
-    let (lookback_rounds_per_tile, fallbacks) = if desc.kind == scan::ScanKind::Reduce || desc.n == 0 {
-        (None, None)
-    } else {
-        let c = arena.read(st, 16)?;
-        (Some(c[2] as f64 / plan.tiles() as f64), Some(c[1] as u64))
-    };
-    let elems_per_s = desc.n as f64 / (stats.median_ns * 1e-9);
-    let gbps = desc.bytes_per_elem() * desc.n as f64 / stats.median_ns;
-    let copy_gbps = copy.best_gbps();
-    Ok(ScanRow {
-        tile_elems: plan.desc().policy.tile_elems(),
-        subgroup_size: opts.subgroup_size,
-        stats,
-        elems_per_s,
-        bytes_per_elem: desc.bytes_per_elem(),
-        gbps,
-        copy_gbps,
-        fraction_of_copy: gbps / copy_gbps,
-        validation,
-        lookback_rounds_per_tile,
-        fallbacks,
-        pipeline_stats: ctx.pipeline_stats(plan.pipeline())?,
-        reset: opts.reset,
-        desc,
-    })
-}
-
-/// A scan sweep: the cartesian product of sizes, dtypes, operators, kinds and policies, in
-/// that (stable) order, each size with its copy reference.
-#[derive(Clone, Debug, Serialize)]
-pub struct ScanSweep {
-    pub sizes: Vec<u64>,
-    pub dtypes: Vec<crate::prims::DType>,
-    pub ops: Vec<scan::ScanOp>,
-    pub kinds: Vec<scan::ScanKind>,
-    /// `None`: the tuned policy for each n ([`scan::ScanPolicy::for_n`]).
-    pub policies: Vec<Option<scan::ScanPolicy>>,
-    pub opts: BenchOptions,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct SweepResult {
-    pub copies: Vec<CopyResult>,
-    pub rows: Vec<ScanRow>,
-}
-
-impl SweepResult {
-    pub fn all_valid(&self) -> bool {
-        self.rows.iter().all(|r| r.validation == "ok")
-    }
-    /// The results file: rows, copy references, options and the device fingerprint.
-    pub fn to_json(&self, ctx: &Context, sweep: &ScanSweep, command: &[String]) -> serde_json::Value {
-        serde_json::json!({
-            "schema": "vkprims.bench.scan/1",
-            "vkprims_version": env!("CARGO_PKG_VERSION"),
-            "command": command,
-            "device": ctx.info(),
-            "options": sweep.opts,
-            "copy": self.copies,
-            "rows": self.rows,
-        })
-    }
-}
-
-/// Sizes a sweep uses by default: 2^20, 2^24, 2^28 on GPUs, 2^16, 2^20, 2^22 on CPU devices,
-/// within the device's buffer limit.
-pub fn default_sizes(ctx: &Context) -> Vec<u64> {
-    let d: &[u64] = if ctx.info().device_type == "cpu" { &[1 << 16, 1 << 20, 1 << 22] } else { &[1 << 20, 1 << 24, 1 << 28] };
-    d.iter().copied().filter(|&n| n <= ctx.max_storage_buffer_range() / 4).collect()
-}
-
-/// Run a sweep; `progress` sees each row as it completes.
-pub fn run_scan_sweep(ctx: &Arc<Context>, sweep: &ScanSweep, mut progress: impl FnMut(&ScanRow)) -> Result<SweepResult> {
-    let mut out = SweepResult { copies: Vec::new(), rows: Vec::new() };
-    let mut arena = Arena::new(ctx, sweep.sizes.iter().copied().max().unwrap_or(1))?;
-    for &n in &sweep.sizes {
-        let copy = copy_throughput(ctx, &mut arena, n, &sweep.opts)?;
-        for &dt in &sweep.dtypes {
-            for &op in &sweep.ops {
-                for &kind in &sweep.kinds {
-                    for p in &sweep.policies {
-                        let mut desc = ScanDesc::new(dt, op, kind, n);
-                        if let Some(p) = p {
-                            desc.policy = *p;
-                        }
-                        let row = bench_scan(ctx, &mut arena, &desc, &sweep.opts, &copy)?;
-                        progress(&row);
-                        out.rows.push(row);
+        for i in 0..want as u32 {
+            let t = 1 + per * i;
+            match opts.mode {
+                Mode::PerTrial => {
+                    between(&mut rec)?;
+                    arena.thrash(&mut rec);
+                    rec.timestamp(t);
+                    body(&mut rec)?;
+                    rec.timestamp(t + 1);
+                }
+                Mode::Batch => {
+                    rec.timestamp(t);
+                    for _ in 0..opts.batch_size {
+                        between(&mut rec)?;
+                        body(&mut rec)?;
                     }
+                    rec.timestamp(t + 1);
+                    rec.timestamp(t + 2);
+                    for _ in 0..opts.batch_size {
+                        between(&mut rec)?;
+                    }
+                    rec.timestamp(t + 3);
                 }
             }
         }
-        out.copies.push(copy);
-    }
-    Ok(out)
+        rec.submit_and_wait()?;
+        let ts = rec.timestamps_ns()?;
+        for i in 0..want {
+            let t = 1 + per as usize * i;
+            let sample = match opts.mode {
+                Mode::PerTrial => elapsed_ns(ctx, ts[t], ts[t + 1]),
+                Mode::Batch => {
+                    let with = elapsed_ns(ctx, ts[t], ts[t + 1]);
+                    let resets = elapsed_ns(ctx, ts[t + 2], ts[t + 3]);
+                    ((with - resets) / opts.batch_size as f64).max(0.0)
+                }
+            };
+            samples.push(sample);
+        }
+        if let Some(o) = rec.submit_to_timestamp_ns(0)? {
+            overheads.push(o);
+        }
+        match opts.stop {
+            Stop::Trials(t) if samples.len() >= t as usize => break "trials",
+            Stop::Trials(_) => {}
+            Stop::Adaptive { min_samples, max_noise, timeout_s, max_samples } => {
+                let s = Stats::from_samples(samples.clone());
+                if samples.len() >= min_samples as usize && s.rel_spread <= max_noise {
+                    break "noise";
+                }
+                if started.elapsed().as_secs_f64() >= timeout_s {
+                    break "timeout";
+                }
+                if samples.len() >= max_samples as usize {
+                    break "max-samples";
+                }
+            }
+        }
+    };
+    let submit_to_start_ns = (!overheads.is_empty()).then(|| Stats::from_samples(overheads).median_ns);
+    Ok(Measured { stats: Stats::from_samples(samples), stop_reason: reason.to_string(), submit_to_start_ns })
 }
 
-/// The markdown table `vkprims bench scan` prints.
-pub fn scan_table(copies: &[CopyResult], rows: &[ScanRow]) -> String {
-    let mut s = String::from(
-        "| primitive | n | median ms | min ms | G elem/s | B/elem | GB/s | copy GB/s | of copy | look-back rounds/tile | fallbacks | result |\n\
-         |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
-    );
-    for c in copies {
-        for (name, st) in [("copy (vkCmdCopyBuffer)", &c.copy_cmd), ("copy (shader)", &c.copy_shader)] {
-            let gbps = 8.0 * c.n as f64 / st.median_ns;
-            s.push_str(&format!(
-                "| {name} | {} | {:.4} | {:.4} | {:.2} | 8 | {:.1} | {:.1} | {:.2} | - | - | ok |\n",
-                c.n,
-                st.median_ns * 1e-6,
-                st.min_ns * 1e-6,
-                c.n as f64 / st.median_ns,
-                gbps,
-                c.best_gbps(),
-                gbps / c.best_gbps()
-            ));
+/// One result row: a primitive at one size, with everything needed to trust and compare it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Row {
+    /// "exclusive add u32", "reduce max f32", "copy (shader)", "copy (vkCmdCopyBuffer)".
+    pub primitive: String,
+    pub n: u64,
+    /// Tuning policy, for primitives that have one ("256x4x32": workgroup x uvec4 per lane x
+    /// spin limit).
+    pub policy: Option<String>,
+    pub subgroup_size: Option<u32>,
+    pub mode: Mode,
+    pub stats: Stats,
+    pub stop_reason: String,
+    pub elems_per_s: f64,
+    /// The fewest bytes the primitive must move per element (8 for a scan or a copy of u32).
+    pub bytes_per_elem: f64,
+    pub gbps: f64,
+    /// The better copy throughput at the same n, and this row's fraction of it.
+    pub copy_gbps: Option<f64>,
+    pub fraction_of_copy: Option<f64>,
+    /// "ok", or "FAILED: ..." with the first wrong element.
+    pub validation: String,
+    pub reset: bool,
+    /// Scans: look-back windows read per tile and fallbacks taken in the validation trial.
+    pub lookback_rounds_per_tile: Option<f64>,
+    pub fallbacks: Option<u64>,
+    /// Compute invocations the validation trial should launch and those a pipeline-statistics
+    /// query counted.
+    pub invocations: Option<(u64, u64)>,
+    pub submit_to_start_ns: Option<f64>,
+    /// The driver compiler's statistics for the kernel (registers, spills, ...).
+    pub pipeline_stats: Vec<crate::gpu::PipelineStat>,
+}
+
+impl Row {
+    pub fn valid(&self) -> bool {
+        self.validation == "ok"
+    }
+    /// The key rows are matched by across runs.
+    pub fn key(&self) -> String {
+        let mut k = format!("{} n={}", self.primitive, self.n);
+        if let Some(p) = &self.policy {
+            k.push_str(&format!(" policy={p}"));
         }
+        if let Some(s) = self.subgroup_size {
+            k.push_str(&format!(" sg={s}"));
+        }
+        k.push_str(&format!(" mode={:?}", self.mode));
+        k
     }
-    for r in rows {
-        let result = if r.validation == "ok" {
-            if r.reset { "ok".to_string() } else { "ok (no reset)".to_string() }
-        } else {
-            format!("FAILED: {}", r.validation)
-        };
-        s.push_str(&format!(
-            "| {} {} {} ({}x{}) | {} | {:.4} | {:.4} | {:.2} | {} | {:.1} | {:.1} | {:.2} | {} | {} | {} |\n",
-            r.desc.kind.name(),
-            r.desc.op.name(),
-            r.desc.dtype,
-            r.desc.policy.workgroup_size,
-            r.desc.policy.vec_per_lane,
-            r.desc.n,
-            r.stats.median_ns * 1e-6,
-            r.stats.min_ns * 1e-6,
-            r.elems_per_s * 1e-9,
-            r.bytes_per_elem,
-            r.gbps,
-            r.copy_gbps,
-            r.fraction_of_copy,
-            r.lookback_rounds_per_tile.map_or("-".to_string(), |v| format!("{v:.2}")),
-            r.fallbacks.map_or("-".to_string(), |v| v.to_string()),
-            result
-        ));
-    }
-    s
 }

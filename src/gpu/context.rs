@@ -52,6 +52,10 @@ pub struct Capabilities {
     pub shader_int64: bool,
     /// VK_KHR_pipeline_executable_properties: the compiler's statistics per pipeline.
     pub pipeline_executable_info: bool,
+    /// Pipeline-statistics queries (invocation counts).
+    pub pipeline_statistics_query: bool,
+    /// VK_EXT_calibrated_timestamps: GPU timestamps can be related to the host clock.
+    pub calibrated_timestamps: bool,
 }
 
 /// What a host program must enable on its device before handing it to [`Context::from_raw`]
@@ -87,6 +91,10 @@ impl DeviceRequirements {
         if has(pep_ext) {
             extensions.push(pep_ext);
         }
+        let cal_ext = vk::EXT_CALIBRATED_TIMESTAMPS_NAME;
+        if has(cal_ext) {
+            extensions.push(cal_ext);
+        }
         let mut ssc = vk::PhysicalDeviceSubgroupSizeControlFeatures::default();
         let mut pep = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default();
         let mut f2 = vk::PhysicalDeviceFeatures2::default();
@@ -98,11 +106,14 @@ impl DeviceRequirements {
         }
         instance.get_physical_device_features2(physical, &mut f2);
         let shader_int64 = f2.features.shader_int64 == vk::TRUE;
+        let pipeline_statistics_query = f2.features.pipeline_statistics_query == vk::TRUE;
         let capabilities = Capabilities {
             subgroup_size_control: ssc.subgroup_size_control == vk::TRUE,
             compute_full_subgroups: ssc.compute_full_subgroups == vk::TRUE,
             shader_int64,
             pipeline_executable_info: pep.pipeline_executable_info == vk::TRUE,
+            pipeline_statistics_query,
+            calibrated_timestamps: has(cal_ext),
         };
         DeviceRequirements { extensions, capabilities }
     }
@@ -133,6 +144,7 @@ pub struct Context {
     pub(crate) pipeline_cache: vk::PipelineCache,
     pub(crate) pipelines: Mutex<HashMap<PipelineKey, Arc<Pipeline>>>,
     pub(crate) debug_device: Option<ash::ext::debug_utils::Device>,
+    pub(crate) calibration: Option<ash::ext::calibrated_timestamps::Device>,
     debug: Option<Debug>,
     messages: Arc<Messages>,
     owns_device: bool,
@@ -408,6 +420,7 @@ impl Context {
         let info = unsafe { info::query(&instance, physical, Some(queue_family)) };
         let limits = unsafe { instance.get_physical_device_properties(physical) }.limits;
         let queue = unsafe { device.get_device_queue(queue_family, queue_index) };
+        let calibration = caps.calibrated_timestamps.then(|| ash::ext::calibrated_timestamps::Device::new(&instance, &device));
         let allocator = Allocator::new(&AllocatorCreateDesc {
             instance: instance.clone(),
             device: device.clone(),
@@ -434,6 +447,7 @@ impl Context {
             pipeline_cache,
             pipelines: Mutex::default(),
             debug_device,
+            calibration,
             debug,
             messages,
             owns_device,
@@ -521,7 +535,9 @@ unsafe fn create_device(
         .compute_full_subgroups(c.compute_full_subgroups);
     let mut pep = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default()
         .pipeline_executable_info(c.pipeline_executable_info);
-    let features = vk::PhysicalDeviceFeatures::default().shader_int64(c.shader_int64);
+    let features = vk::PhysicalDeviceFeatures::default()
+        .shader_int64(c.shader_int64)
+        .pipeline_statistics_query(c.pipeline_statistics_query);
     let mut ci = vk::DeviceCreateInfo::default()
         .queue_create_infos(&queues)
         .enabled_extension_names(&ext_ptrs)

@@ -58,6 +58,12 @@ pub struct Recorder<'a> {
     desc_pools: Vec<vk::DescriptorPool>,
     sets_left: u32,
     query_pool: Option<(vk::QueryPool, u32)>,
+    /// Device timestamp (raw ticks) taken on the host just before submission, where the
+    /// device has calibrated timestamps.
+    submit_ticks: Option<u64>,
+    /// Pipeline-statistics query counting compute invocations, and the invocations the
+    /// dispatches recorded inside it should launch.
+    invocation_query: Option<(vk::QueryPool, u64, bool)>,
     /// Why each barrier exists, in recording order.
     barrier_log: Vec<String>,
     state: State,
@@ -103,6 +109,8 @@ impl<'a> Recorder<'a> {
             desc_pools: Vec::new(),
             sets_left: 0,
             query_pool: None,
+            submit_ticks: None,
+            invocation_query: None,
             barrier_log: Vec::new(),
             state: State::Recording,
         })
@@ -170,7 +178,47 @@ impl<'a> Recorder<'a> {
             }
             d.cmd_dispatch(self.cmd, groups[0], groups[1], groups[2]);
         }
+        if let Some((_, expected, true)) = &mut self.invocation_query {
+            *expected += groups.iter().map(|&g| g as u64).product::<u64>() * p.key.workgroup_size() as u64;
+        }
         Ok(())
+    }
+
+    /// Count the compute invocations the dispatches until [`Recorder::end_invocation_count`]
+    /// actually run (a pipeline-statistics query), to compare with what they should launch.
+    /// Returns false where the device has no pipeline-statistics queries.
+    pub fn begin_invocation_count(&mut self) -> Result<bool> {
+        if !self.ctx.caps.pipeline_statistics_query {
+            return Ok(false);
+        }
+        let ci = vk::QueryPoolCreateInfo::default()
+            .query_type(vk::QueryType::PIPELINE_STATISTICS)
+            .query_count(1)
+            .pipeline_statistics(vk::QueryPipelineStatisticFlags::COMPUTE_SHADER_INVOCATIONS);
+        let pool = unsafe { self.ctx.device.create_query_pool(&ci, None) }.ctx(|| "vkCreateQueryPool".into())?;
+        unsafe {
+            self.ctx.device.cmd_reset_query_pool(self.cmd, pool, 0, 1);
+            self.ctx.device.cmd_begin_query(self.cmd, pool, 0, vk::QueryControlFlags::empty());
+        }
+        self.invocation_query = Some((pool, 0, true));
+        Ok(true)
+    }
+
+    pub fn end_invocation_count(&mut self) {
+        if let Some((pool, _, active)) = &mut self.invocation_query {
+            unsafe { self.ctx.device.cmd_end_query(self.cmd, *pool, 0) };
+            *active = false;
+        }
+    }
+
+    /// (expected, measured) compute invocations, after submission.
+    pub fn invocations(&self) -> Result<Option<(u64, u64)>> {
+        let Some((pool, expected, _)) = self.invocation_query else { return Ok(None) };
+        assert!(self.state == State::Done);
+        let mut v = [0u64; 1];
+        unsafe { self.ctx.device.get_query_pool_results(pool, 0, &mut v, vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT) }
+            .ctx(|| "reading the invocation count".into())?;
+        Ok(Some((expected, v[0])))
     }
 
     /// Dispatch at least `count` workgroups as a 1-D or 2-D grid within the device's limits.
@@ -243,6 +291,14 @@ impl<'a> Recorder<'a> {
         Ok(())
     }
 
+    /// Write timestamp `index` as soon as the command buffer reaches it (top of pipe): the
+    /// start of the command buffer's work, for the submit-to-start overhead.
+    pub fn timestamp_start(&mut self, index: u32) {
+        let (pool, count) = self.query_pool.expect("enable_timestamps first");
+        assert!(index < count);
+        unsafe { self.ctx.device.cmd_write_timestamp(self.cmd, vk::PipelineStageFlags::TOP_OF_PIPE, pool, index) };
+    }
+
     /// Write timestamp `index` once every command recorded before it has completed.
     pub fn timestamp(&mut self, index: u32) {
         let (pool, count) = self.query_pool.expect("enable_timestamps first");
@@ -262,6 +318,10 @@ impl<'a> Recorder<'a> {
         {
             // The queue is externally synchronised.
             let _guard = self.ctx.queue_lock.lock().unwrap();
+            if let (Some(cal), Some(_)) = (&self.ctx.calibration, self.query_pool) {
+                let info = [vk::CalibratedTimestampInfoEXT::default().time_domain(vk::TimeDomainEXT::DEVICE)];
+                self.submit_ticks = unsafe { cal.get_calibrated_timestamps(&info) }.ok().map(|(t, _)| t[0]);
+            }
             unsafe { d.queue_submit(self.ctx.queue, &submit, self.fence) }.ctx(|| format!("vkQueueSubmit for {}", self.what))?;
         }
         self.state = State::Submitted;
@@ -280,6 +340,18 @@ impl<'a> Recorder<'a> {
                 Err(Err::<(), _>(e).ctx(|| self.what.clone()).unwrap_err())
             }
         }
+    }
+
+    /// Nanoseconds from the host's submission to timestamp `index` (e.g. one written at the
+    /// start of the command buffer): the submit-to-start overhead. `None` without calibrated
+    /// timestamps.
+    pub fn submit_to_timestamp_ns(&self, index: u32) -> Result<Option<f64>> {
+        let Some(t0) = self.submit_ticks else { return Ok(None) };
+        let ts = self.timestamps_ns()?;
+        let bits = self.ctx.info.timestamp_valid_bits;
+        let mask = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+        let start = (t0 & mask) as f64 * self.ctx.info.timestamp_period_ns as f64;
+        Ok(Some(elapsed_ns(self.ctx, start, ts[index as usize])))
     }
 
     /// Timestamps in nanoseconds (masked to the valid bits, scaled by the period), after
@@ -337,6 +409,9 @@ impl Drop for Recorder<'_> {
                 d.destroy_descriptor_pool(p, None);
             }
             if let Some((q, _)) = self.query_pool.take() {
+                d.destroy_query_pool(q, None);
+            }
+            if let Some((q, _, _)) = self.invocation_query.take() {
                 d.destroy_query_pool(q, None);
             }
             d.destroy_fence(self.fence, None);

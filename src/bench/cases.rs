@@ -1,0 +1,175 @@
+//! What the harness measures: the copy references and the scan/reduce rows, each with its
+//! between-trial resets and its validation trial.
+
+use std::sync::Arc;
+
+use super::{measure, Arena, BenchOptions, Measured, Row};
+use crate::error::Result;
+use crate::gpu::{Access, BufferSlice, Context, PipelineKey, Recorder};
+use crate::prims::scan::{self, ScanDesc, ScanKind, ScanPlan, ScanPolicy};
+use crate::testdata::{generate, Pattern};
+
+const POISON: u32 = 0xDEAD_BEEF;
+const COPY_WORD: u32 = 0x0123_4567;
+
+fn row(primitive: String, n: u64, opts: &BenchOptions, m: Measured, bytes_per_elem: f64, validation: String) -> Row {
+    let secs = m.stats.median_ns * 1e-9;
+    Row {
+        primitive,
+        n,
+        policy: None,
+        subgroup_size: opts.subgroup_size,
+        mode: opts.mode,
+        elems_per_s: n as f64 / secs,
+        bytes_per_elem,
+        gbps: bytes_per_elem * n as f64 / m.stats.median_ns,
+        copy_gbps: None,
+        fraction_of_copy: None,
+        stats: m.stats,
+        stop_reason: m.stop_reason,
+        validation,
+        reset: opts.reset,
+        lookback_rounds_per_tile: None,
+        fallbacks: None,
+        invocations: None,
+        submit_to_start_ns: m.submit_to_start_ns,
+        pipeline_stats: Vec::new(),
+    }
+}
+
+/// Check that every word of `got` is `want`.
+fn check_fill(got: &[u32], want: u32) -> String {
+    match got.iter().position(|&w| w != want) {
+        None => "ok".into(),
+        Some(i) => format!("FAILED: element {i}: got {:#x}, want {want:#x}", got[i]),
+    }
+}
+
+/// The two copy references at `n` u32 (4n bytes read + 4n written): vkCmdCopyBuffer and
+/// the copy shader, from the arena's input to its output (the buffers the primitives use).
+pub fn bench_copy(ctx: &Arc<Context>, arena: &mut Arena, n: u64, opts: &BenchOptions) -> Result<Vec<Row>> {
+    crate::prims::check_len(ctx, "copy", n, 4)?;
+    arena.forget_input(); // the source fill overwrites the input
+    let bytes = n.max(1) * 4;
+    let (s, d) = (arena.input(bytes), arena.output(bytes));
+    let mut rec = Recorder::new(ctx, "copy source fill")?;
+    rec.fill(s, COPY_WORD);
+    rec.submit_and_wait()?;
+    drop(rec);
+
+    let policy = ScanPolicy::default();
+    let shader = ctx.pipeline(PipelineKey {
+        shader: "copy",
+        spec: vec![policy.workgroup_size, policy.vec_per_lane],
+        subgroup_size: opts.subgroup_size,
+        bindings: 2,
+        push_bytes: 8,
+    })?;
+    let tiles = n.div_ceil(policy.tile_elems()) as u32;
+    let push: [u32; 2] = [n as u32, tiles];
+
+    let mut rows = Vec::new();
+    for (name, read, write) in [
+        ("copy (vkCmdCopyBuffer)", Access::TransferRead, Access::TransferWrite),
+        ("copy (shader)", Access::ComputeRead, Access::ComputeWrite),
+    ] {
+        let shader = shader.clone();
+        let mut body = |rec: &mut Recorder| -> Result<()> {
+            if write == Access::TransferWrite {
+                rec.copy(s, d);
+                Ok(())
+            } else {
+                rec.dispatch_count(&shader, &[s, d], bytemuck::bytes_of(&push), tiles)
+            }
+        };
+        // Between trials: the source's fill before its reads, and trials writing the same
+        // destination in order.
+        let mut between = |rec: &mut Recorder| -> Result<()> {
+            rec.barrier(&[s], Access::TransferWrite, read, "copy source filled before it is read");
+            rec.barrier(&[d], write, Access::TransferWrite, "the previous copy is done before the next trial");
+            rec.barrier(&[d], Access::TransferWrite, write, "the next copy writes after the previous one");
+            Ok(())
+        };
+        let m = measure(ctx, arena, name, opts, &mut between, &mut body)?;
+        // Validation trial: poison the destination, copy once more, compare.
+        let mut rec = Recorder::new(ctx, format!("{name} validation"))?;
+        between(&mut rec)?;
+        rec.fill(d, POISON);
+        rec.barrier(&[d], Access::TransferWrite, write, "poison written before the copy");
+        body(&mut rec)?;
+        rec.barrier(&[d], write, Access::TransferRead, "copy result read back");
+        rec.submit_and_wait()?;
+        drop(rec);
+        let validation = check_fill(&arena.read(d, n * 4)?, COPY_WORD);
+        rows.push(row(name.into(), n, opts, m, 8.0, validation));
+    }
+    Ok(rows)
+}
+
+fn policy_label(desc: &ScanDesc) -> String {
+    let p = desc.policy;
+    match desc.kind {
+        ScanKind::Reduce => format!("{}x{} groups {}", p.workgroup_size, p.vec_per_lane, p.reduce_groups),
+        _ => format!("{}x{} spin {}", p.workgroup_size, p.vec_per_lane, p.spin_limit),
+    }
+}
+
+/// One scan or reduce row: random input, trials with resets, a validated last trial.
+pub fn bench_scan(ctx: &Arc<Context>, arena: &mut Arena, desc: &ScanDesc, opts: &BenchOptions) -> Result<Row> {
+    let mut desc = desc.clone();
+    desc.pin_subgroup_size(ctx, opts.subgroup_size);
+    let plan = ScanPlan::new(ctx, desc.clone())?;
+    let input = generate(Pattern::Random, desc.dtype, desc.n as usize, 42);
+    let i = arena.load_input(&input)?;
+    let (o, st): (BufferSlice, BufferSlice) = (arena.output(plan.output_bytes()), arena.state(plan.state_bytes())?);
+
+    // Start from reset state even with --no-reset (the arena's state is the last row's).
+    let mut rec = Recorder::new(ctx, "initial reset")?;
+    plan.record_reset(&mut rec, st);
+    rec.submit_and_wait()?;
+    drop(rec);
+
+    let mut between = |rec: &mut Recorder| -> Result<()> {
+        rec.barrier(&[st, o], Access::ComputeReadWrite, Access::TransferWrite, "the previous trial is done before resets");
+        if opts.reset {
+            plan.record_reset(rec, st);
+        }
+        rec.barrier(&[st, o], Access::TransferWrite, Access::ComputeReadWrite, "resets visible to the trial");
+        Ok(())
+    };
+    let mut body = |rec: &mut Recorder| plan.record_dispatch(rec, i, o, st);
+    let m = measure(ctx, arena, &desc.label(), opts, &mut between, &mut body)?;
+
+    // Validation trial: the same resets (or none, with --no-reset), a poisoned output, and an
+    // invocation count.
+    let mut rec = Recorder::new(ctx, format!("{} validation", desc.label()))?;
+    between(&mut rec)?;
+    rec.fill(o, POISON);
+    rec.barrier(&[o], Access::TransferWrite, Access::ComputeWrite, "poison written before the trial");
+    rec.begin_invocation_count()?;
+    body(&mut rec)?;
+    rec.end_invocation_count();
+    rec.barrier(&[o, st], Access::ComputeReadWrite, Access::TransferRead, "result and counters read back");
+    rec.submit_and_wait()?;
+    let invocations = rec.invocations()?;
+    drop(rec);
+    let got = arena.read(o, plan.output_bytes())?;
+    let validation = match scan::check(&desc, &input, &got) {
+        None => "ok".to_string(),
+        Some(e) => format!("FAILED: {e}"),
+    };
+    let (lookback, fallbacks) = if desc.kind == ScanKind::Reduce || desc.n == 0 {
+        (None, None)
+    } else {
+        let c = arena.read(st, 16)?;
+        (Some(c[2] as f64 / plan.tiles() as f64), Some(c[1] as u64))
+    };
+    let primitive = format!("{} {} {}", desc.kind.name(), desc.op.name(), desc.dtype);
+    let mut r = row(primitive, desc.n, opts, m, desc.bytes_per_elem(), validation);
+    r.policy = Some(policy_label(&desc));
+    r.lookback_rounds_per_tile = lookback;
+    r.fallbacks = fallbacks;
+    r.invocations = invocations;
+    r.pipeline_stats = ctx.pipeline_stats(plan.pipeline())?;
+    Ok(r)
+}

@@ -1,0 +1,90 @@
+//! `vkprims plot`: throughput against n on log-log axes, one line per primitive and file,
+//! the copy references dashed.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use plotters::prelude::*;
+
+use super::Results;
+use crate::error::{invalid, Error, Result};
+
+/// One series: (label, is a copy reference, points (n, GB/s)).
+pub type Series = (String, bool, Vec<(f64, f64)>);
+
+/// The series a plot of `files` draws, in a stable order.
+pub fn series(files: &[(String, Results)]) -> Vec<Series> {
+    let mut out = Vec::new();
+    for (label, res) in files {
+        let mut by: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+        for r in res.rows.iter().filter(|r| r.valid()) {
+            let name = match &r.policy {
+                Some(p) => format!("{} [{}]", r.primitive, p),
+                None => r.primitive.clone(),
+            };
+            by.entry(name).or_default().push((r.n as f64, r.gbps));
+        }
+        for (name, mut pts) in by {
+            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let copy = name.starts_with("copy");
+            let full = if files.len() > 1 { format!("{label}: {name}") } else { name };
+            out.push((full, copy, pts));
+        }
+    }
+    out
+}
+
+/// Draw `files` (label, results) into an SVG at `out`.
+pub fn plot(files: &[(String, Results)], out: &Path) -> Result<()> {
+    let series = series(files);
+    let pts: Vec<(f64, f64)> = series.iter().flat_map(|s| s.2.iter().copied()).filter(|p| p.1 > 0.0).collect();
+    if pts.is_empty() {
+        return invalid("nothing to plot: no validated rows in the files");
+    }
+    let (xmin, xmax) = pts.iter().fold((f64::MAX, 0.0f64), |(a, b), p| (a.min(p.0), b.max(p.0)));
+    let (ymin, ymax) = pts.iter().fold((f64::MAX, 0.0f64), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    let err = |e: &dyn std::fmt::Display| Error::Invalid(format!("{}: {e}", out.display()));
+    let device = &files[0].1.device.name;
+    let root = SVGBackend::new(out, (1100, 700)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(format!("vkprims throughput on {device}"), ("sans-serif", 24))
+        .margin(20)
+        .x_label_area_size(55)
+        .y_label_area_size(75)
+        .build_cartesian_2d((xmin / 1.5..xmax * 1.5).log_scale(), (ymin / 1.5..ymax * 1.5).log_scale())
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .x_desc("n (elements)")
+        .y_desc("GB/s moved (bytes per element x n / time)")
+        .x_label_formatter(&|x| format!("2^{:.0}", x.log2()))
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .label_style(("sans-serif", 15))
+        .draw()
+        .map_err(|e| err(&e))?;
+    for (i, (name, copy, pts)) in series.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        let style = color.stroke_width(if *copy { 2 } else { 3 });
+        let drawn = if *copy {
+            chart.draw_series(DashedLineSeries::new(pts.iter().copied(), 8, 6, style))
+        } else {
+            chart.draw_series(LineSeries::new(pts.iter().copied(), style))
+        };
+        drawn
+            .map_err(|e| err(&e))?
+            .label(name.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(3)));
+        chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled()))).map_err(|e| err(&e))?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 14))
+        .draw()
+        .map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))?;
+    Ok(())
+}

@@ -1,0 +1,88 @@
+//! Human- and machine-readable output of result rows: a markdown table and CSV.
+
+use super::Row;
+
+fn opt(v: Option<f64>, prec: usize) -> String {
+    v.map_or("-".into(), |v| format!("{v:.prec$}"))
+}
+
+fn result(r: &Row) -> String {
+    match (r.valid(), r.reset) {
+        (true, true) => "ok".into(),
+        (true, false) => "ok (no reset)".into(),
+        (false, _) => r.validation.clone(),
+    }
+}
+
+/// The markdown table the CLI prints.
+pub fn table(rows: &[Row]) -> String {
+    let mut s = String::from(
+        "| primitive | policy | n | median ms | min ms | spread | samples | G elem/s | B/elem | GB/s | of copy | look-back/tile | fallbacks | result |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
+    );
+    for r in rows {
+        s.push_str(&format!(
+            "| {} | {} | {} | {:.4} | {:.4} | {:.1}% | {} ({}) | {:.2} | {} | {:.1} | {} | {} | {} | {} |\n",
+            r.primitive,
+            r.policy.as_deref().unwrap_or("-"),
+            r.n,
+            r.stats.median_ns * 1e-6,
+            r.stats.min_ns * 1e-6,
+            r.stats.rel_spread * 100.0,
+            r.stats.samples_ns.len(),
+            r.stop_reason,
+            r.elems_per_s * 1e-9,
+            r.bytes_per_elem,
+            r.gbps,
+            opt(r.fraction_of_copy, 2),
+            opt(r.lookback_rounds_per_tile, 2),
+            r.fallbacks.map_or("-".into(), |v| v.to_string()),
+            result(r),
+        ));
+    }
+    s
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
+}
+
+/// One line per row; times in nanoseconds.
+pub fn csv(rows: &[Row]) -> String {
+    let mut s = String::from(
+        "primitive,policy,n,mode,subgroup_size,median_ns,min_ns,max_ns,q1_ns,q3_ns,rel_spread,samples,stop_reason,\
+         elems_per_s,bytes_per_elem,gbps,copy_gbps,fraction_of_copy,validation,reset,lookback_rounds_per_tile,fallbacks,\
+         submit_to_start_ns\n",
+    );
+    for r in rows {
+        let f = |v: Option<f64>| v.map_or(String::new(), |v| v.to_string());
+        let fields = [
+            csv_field(&r.primitive),
+            csv_field(r.policy.as_deref().unwrap_or("")),
+            r.n.to_string(),
+            format!("{:?}", r.mode),
+            r.subgroup_size.map_or(String::new(), |v| v.to_string()),
+            r.stats.median_ns.to_string(),
+            r.stats.min_ns.to_string(),
+            r.stats.max_ns.to_string(),
+            r.stats.q1_ns.to_string(),
+            r.stats.q3_ns.to_string(),
+            r.stats.rel_spread.to_string(),
+            r.stats.samples_ns.len().to_string(),
+            r.stop_reason.clone(),
+            r.elems_per_s.to_string(),
+            r.bytes_per_elem.to_string(),
+            r.gbps.to_string(),
+            f(r.copy_gbps),
+            f(r.fraction_of_copy),
+            csv_field(&r.validation),
+            r.reset.to_string(),
+            f(r.lookback_rounds_per_tile),
+            r.fallbacks.map_or(String::new(), |v| v.to_string()),
+            f(r.submit_to_start_ns),
+        ];
+        s.push_str(&fields.join(","));
+        s.push('\n');
+    }
+    s
+}

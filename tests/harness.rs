@@ -1,0 +1,166 @@
+//! The perf-lab harness: sweeps in both measurement modes, adaptive stopping, the results
+//! file against its schema, compare and plot, and the command line's errors.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use vkprims::bench::{self, BenchOptions, Mode, Stop, Sweep, What};
+use vkprims::prims::scan::{ScanKind, ScanOp};
+use vkprims::prims::DType;
+
+fn vkprims(args: &[&str]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_vkprims"));
+    c.args(args);
+    if let Ok(d) = std::env::var("VKPRIMS_TEST_DEVICE") {
+        if matches!(args.first(), Some(&"bench")) {
+            c.args(["--device", &d]);
+        }
+    }
+    c.output().expect("run vkprims")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("vkprims-harness-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn sweep(mode: Mode, stop: Stop) -> Sweep {
+    let ctx = common::ctx();
+    let mut opts = BenchOptions::for_device(&ctx);
+    opts.mode = mode;
+    opts.stop = stop;
+    opts.batch_size = 4;
+    Sweep {
+        what: What::All,
+        sizes: vec![3000, 1 << 14],
+        dtypes: vec![DType::U32, DType::F32],
+        ops: vec![ScanOp::Add],
+        kinds: vec![ScanKind::Exclusive, ScanKind::Reduce],
+        policies: vec![None],
+        opts,
+    }
+}
+
+#[test]
+fn sweeps_in_both_modes() {
+    let ctx = common::ctx();
+    for mode in [Mode::PerTrial, Mode::Batch] {
+        let s = sweep(mode, Stop::Trials(6));
+        let res = bench::run_sweep(&ctx, &s, &[], |_| {}).unwrap();
+        assert_eq!(res.rows.len(), s.len());
+        for r in &res.rows {
+            assert!(r.valid(), "{}: {}", r.key(), r.validation);
+            assert_eq!(r.stats.samples_ns.len(), 6);
+            assert_eq!(r.stop_reason, "trials");
+            assert_eq!(r.mode, mode);
+            assert!(r.stats.median_ns > 0.0 && r.fraction_of_copy.unwrap() > 0.0);
+            if let Some((want, got)) = r.invocations {
+                assert_eq!(want, got, "{}: invocations", r.key());
+            }
+        }
+        // Copy rows first at each size, then the primitives, in the order of the axes.
+        let names: Vec<&str> = res.rows.iter().take(6).map(|r| r.primitive.as_str()).collect();
+        assert_eq!(names, ["copy (vkCmdCopyBuffer)", "copy (shader)", "exclusive add u32", "reduce add u32", "exclusive add f32", "reduce add f32"]);
+    }
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn adaptive_stopping_reports_its_criterion() {
+    let ctx = common::ctx();
+    let s = sweep(Mode::PerTrial, Stop::Adaptive { min_samples: 5, max_noise: 0.5, timeout_s: 5.0, max_samples: 40 });
+    let res = bench::run_sweep(&ctx, &s, &[], |_| {}).unwrap();
+    for r in &res.rows {
+        assert!(["noise", "timeout", "max-samples"].contains(&r.stop_reason.as_str()), "{}", r.stop_reason);
+        assert!(r.stats.samples_ns.len() >= 5);
+        if r.stop_reason == "noise" {
+            assert!(r.stats.rel_spread <= 0.5);
+        }
+    }
+    // A noise target nothing meets ends at max-samples.
+    let s = sweep(Mode::PerTrial, Stop::Adaptive { min_samples: 5, max_noise: 1e-12, timeout_s: 60.0, max_samples: 12 });
+    let res = bench::run_sweep(&ctx, &s, &[], |_| {}).unwrap();
+    assert!(res.rows.iter().all(|r| r.stop_reason == "max-samples" && r.stats.samples_ns.len() >= 12));
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn results_file_schema_compare_and_plot() {
+    let (json, csv) = (tmp("a.json"), tmp("a.csv"));
+    let o = vkprims(&[
+        "bench", "all", "--n", "2^12:2^14:2", "--kind", "exclusive,reduce", "--trials", "8", "--json", json.to_str().unwrap(),
+        "--csv", csv.to_str().unwrap(), "--validate",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/bench/schema/results-v1.json")).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("a valid schema");
+    let errors: Vec<String> = validator.iter_errors(&doc).map(|e| format!("{} at {}", e, e.instance_path)).collect();
+    assert!(errors.is_empty(), "results file does not match its schema:\n{}", errors.join("\n"));
+    assert_eq!(doc["rows"].as_array().unwrap().len(), 2 * 4);
+    assert!(doc["git_commit"].as_str().unwrap().len() >= 7 || doc["git_commit"] == "unknown");
+    let csv_text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(csv_text.lines().count(), 1 + 8);
+    assert!(csv_text.starts_with("primitive,policy,n,mode"));
+
+    // The same file compared with itself: "Same" everywhere, exit 0.
+    let o = vkprims(&["compare", json.to_str().unwrap(), json.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}");
+    assert_eq!(out.matches("| Same |").count(), 8, "{out}");
+    // A doctored copy where every row is 1.5x slower: "Slower", exit 1.
+    let mut slow = doc.clone();
+    for r in slow["rows"].as_array_mut().unwrap() {
+        let st = &mut r["stats"];
+        for k in ["median_ns", "min_ns", "max_ns", "q1_ns", "q3_ns"] {
+            st[k] = serde_json::json!(st[k].as_f64().unwrap() * 1.5);
+        }
+    }
+    let slow_path = tmp("slow.json");
+    std::fs::write(&slow_path, serde_json::to_string(&slow).unwrap()).unwrap();
+    let o = vkprims(&["compare", json.to_str().unwrap(), slow_path.to_str().unwrap(), "--threshold", "10%"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("| Slower |"));
+    // And the other way round it is faster, exit 0.
+    let o = vkprims(&["compare", slow_path.to_str().unwrap(), json.to_str().unwrap()]);
+    assert!(o.status.success() && String::from_utf8_lossy(&o.stdout).contains("| Faster |"));
+
+    // Plot: a well-formed SVG holding every series.
+    let svg = tmp("a.svg");
+    let o = vkprims(&["plot", json.to_str().unwrap(), slow_path.to_str().unwrap(), "--out", svg.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let xml = roxmltree::Document::parse(&text).expect("well-formed SVG");
+    assert_eq!(xml.root_element().tag_name().name(), "svg");
+    let labels: Vec<&str> = xml.descendants().filter(|n| n.has_tag_name("text")).filter_map(|n| n.text()).map(str::trim).collect();
+    for want in ["a: copy (shader)", "a: exclusive add u32 [256x4 spin 32]", "slow: reduce add u32 [256x4 groups 1024]"] {
+        assert!(labels.contains(&want), "no series '{want}' in {labels:?}");
+    }
+}
+
+#[test]
+fn bad_axes_and_files_get_clear_errors() {
+    let one_line = |o: &Output, needle: &str| {
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{e}");
+        assert!(e.contains(needle), "'{needle}' not in {e}");
+    };
+    one_line(&vkprims(&["bench", "scan", "--n", "2^x"]), "bad size '2^x'");
+    one_line(&vkprims(&["bench", "scan", "--n", "2^20:2^10:2"]), "bad range");
+    one_line(&vkprims(&["bench", "scan", "--dtype", "u64"]), "unsupported dtype 'u64'");
+    one_line(&vkprims(&["bench", "scan", "--op", "mul"]), "unknown scan operator 'mul'");
+    one_line(&vkprims(&["bench", "scan", "--mode", "batch", "--cold"]), "--cold needs per-trial mode");
+    one_line(&vkprims(&["bench", "scan", "--trials", "5", "--max-noise", "2%"]), "exclusive");
+    one_line(&vkprims(&["bench", "scan", "--max-noise", "lots"]), "bad fraction 'lots'");
+    one_line(&vkprims(&["bench", "scan", "--policy", "256"]), "bad policy '256'");
+    one_line(&vkprims(&["compare", "/nonexistent/a.json", "/nonexistent/b.json"]), "/nonexistent/a.json");
+    let junk = tmp("junk.json");
+    std::fs::write(&junk, "{\"rows\": 3}").unwrap();
+    one_line(&vkprims(&["plot", junk.to_str().unwrap(), "--out", tmp("x.svg").to_str().unwrap()]), "not a vkprims results file");
+    let o = vkprims(&["bench", "sort"]);
+    assert_eq!(o.status.code(), Some(2));
+}
