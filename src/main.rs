@@ -96,6 +96,9 @@ enum Cmd {
         files: Vec<PathBuf>,
         #[arg(long)]
         out: PathBuf,
+        /// Only primitives whose name contains one of these (the copy lines always show).
+        #[arg(long, value_delimiter = ',')]
+        primitive: Vec<String>,
     },
     /// List the pipelines of every primitive (tuned policies) and, with --stats, the driver
     /// compiler's statistics for each (VK_KHR_pipeline_executable_properties).
@@ -363,7 +366,7 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                 return Ok(ExitCode::from(1));
             }
         }
-        Cmd::Plot { files, out } => {
+        Cmd::Plot { files, out, primitive } => {
             let loaded = files
                 .iter()
                 .map(|f| {
@@ -371,7 +374,7 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                     bench::Results::load(f).map(|r| (label, r))
                 })
                 .collect::<vkprims::Result<Vec<_>>>()?;
-            bench::plot::plot(&loaded, &out)?;
+            bench::plot::plot(&loaded, &primitive, &out)?;
         }
         Cmd::Pipelines { stats, dev } => {
             let ctx = dev.open()?;

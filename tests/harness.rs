@@ -137,7 +137,7 @@ fn results_file_schema_compare_and_plot() {
     let xml = roxmltree::Document::parse(&text).expect("well-formed SVG");
     assert_eq!(xml.root_element().tag_name().name(), "svg");
     let labels: Vec<&str> = xml.descendants().filter(|n| n.has_tag_name("text")).filter_map(|n| n.text()).map(str::trim).collect();
-    for want in ["a: copy (shader)", "a: exclusive add u32 [256x4 spin 32]", "slow: reduce add u32 [256x4 groups 1024]"] {
+    for want in ["a: copy (shader)", "a: exclusive add u32", "slow: reduce add u32"] {
         assert!(labels.contains(&want), "no series '{want}' in {labels:?}");
     }
 }

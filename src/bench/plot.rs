@@ -9,20 +9,25 @@ use plotters::prelude::*;
 use super::Results;
 use crate::error::{invalid, Error, Result};
 
-/// One series: (label, is a copy reference, points (n, GB/s)).
+/// One series: (label, is a copy reference, points (log2 n, GB/s)).
 pub type Series = (String, bool, Vec<(f64, f64)>);
 
-/// The series a plot of `files` draws, in a stable order.
-pub fn series(files: &[(String, Results)]) -> Vec<Series> {
+/// The series a plot of `files` draws, in a stable order: every primitive whose name
+/// contains one of `only` (all when empty), and the copy references.
+pub fn series(files: &[(String, Results)], only: &[String]) -> Vec<Series> {
     let mut out = Vec::new();
     for (label, res) in files {
         let mut by: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
-        for r in res.rows.iter().filter(|r| r.valid()) {
+        let wanted = |p: &str| p.starts_with("copy") || only.is_empty() || only.iter().any(|o| p.contains(o.as_str()));
+        // Policies name the lines only where the sweep compared them; the tuned policy that
+        // changes with n stays one line.
+        let by_policy = res.sweep.policies.len() > 1;
+        for r in res.rows.iter().filter(|r| r.valid() && wanted(&r.primitive)) {
             let name = match &r.policy {
-                Some(p) => format!("{} [{}]", r.primitive, p),
-                None => r.primitive.clone(),
+                Some(p) if by_policy => format!("{} [{}]", r.primitive, p),
+                _ => r.primitive.clone(),
             };
-            by.entry(name).or_default().push((r.n as f64, r.gbps));
+            by.entry(name).or_default().push(((r.n.max(1) as f64).log2(), r.gbps));
         }
         for (name, mut pts) in by {
             pts.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -34,9 +39,9 @@ pub fn series(files: &[(String, Results)]) -> Vec<Series> {
     out
 }
 
-/// Draw `files` (label, results) into an SVG at `out`.
-pub fn plot(files: &[(String, Results)], out: &Path) -> Result<()> {
-    let series = series(files);
+/// Draw `files` (label, results) into an SVG at `out`; `only` as for [`series`].
+pub fn plot(files: &[(String, Results)], only: &[String], out: &Path) -> Result<()> {
+    let series = series(files, only);
     let pts: Vec<(f64, f64)> = series.iter().flat_map(|s| s.2.iter().copied()).filter(|p| p.1 > 0.0).collect();
     if pts.is_empty() {
         return invalid("nothing to plot: no validated rows in the files");
@@ -52,13 +57,15 @@ pub fn plot(files: &[(String, Results)], out: &Path) -> Result<()> {
         .margin(20)
         .x_label_area_size(55)
         .y_label_area_size(75)
-        .build_cartesian_2d((xmin / 1.5..xmax * 1.5).log_scale(), (ymin / 1.5..ymax * 1.5).log_scale())
+        .build_cartesian_2d(xmin.floor() - 0.5..xmax.ceil() + 0.5, (ymin / 1.5..ymax * 1.5).log_scale())
         .map_err(|e| err(&e))?;
     chart
         .configure_mesh()
         .x_desc("n (elements)")
         .y_desc("GB/s moved (bytes per element x n / time)")
-        .x_label_formatter(&|x| format!("2^{:.0}", x.log2()))
+        .x_labels((xmax.ceil() - xmin.floor()) as usize + 2)
+        .x_label_formatter(&|x| if x.fract() == 0.0 { format!("2^{x:.0}") } else { String::new() })
+        .y_labels(12)
         .y_label_formatter(&|y| format!("{y:.0}"))
         .label_style(("sans-serif", 15))
         .draw()
