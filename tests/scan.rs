@@ -203,3 +203,25 @@ fn concurrent_use_from_threads() {
         }
     });
 }
+
+/// A submission that outlives the context's timeout is an error naming the work, not a hang,
+/// and the context stays usable (the recorder waits out a grace period before freeing).
+#[test]
+fn fence_wait_timeout_is_an_error() {
+    let opts = vkprims::ContextOptions {
+        device: std::env::var("VKPRIMS_TEST_DEVICE").ok(),
+        validate: true,
+        timeout: std::time::Duration::from_nanos(1),
+    };
+    let ctx = vkprims::Context::new(&opts).unwrap();
+    let desc = ScanDesc::new(DType::U32, ScanOp::Add, ScanKind::Exclusive, 3_000_000);
+    let input = generate(Pattern::Random, DType::U32, desc.n as usize, 1);
+    match scan::run_words(&ctx, &desc, &input) {
+        Err(e @ Error::Timeout { .. }) => {
+            let m = e.to_string();
+            assert!(m.starts_with("GPU timed out after") && (m.contains("scan") || m.contains("upload")), "{m}");
+        }
+        other => panic!("expected a timeout, got {other:?}"),
+    }
+    common::assert_no_validation_messages(&ctx);
+}

@@ -397,9 +397,11 @@ impl Drop for Recorder<'_> {
     fn drop(&mut self) {
         let d = &self.ctx.device;
         if self.state == State::Submitted || self.state == State::Abandoned {
-            // Give the GPU one more timeout to finish; if it does not, leak rather than free
-            // objects it may still use.
-            let ok = unsafe { d.wait_for_fences(&[self.fence], true, self.ctx.timeout.as_nanos() as u64) }.is_ok();
+            // After a timeout the work may still finish: give it a grace period (the
+            // caller's buffers are freed after this recorder), and if it does not finish,
+            // leak our objects rather than free ones the GPU may still use.
+            let grace = self.ctx.timeout.max(std::time::Duration::from_secs(30));
+            let ok = unsafe { d.wait_for_fences(&[self.fence], true, grace.as_nanos() as u64) }.is_ok();
             if !ok {
                 return;
             }
