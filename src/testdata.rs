@@ -97,3 +97,77 @@ pub fn generate(pattern: Pattern, dtype: DType, n: usize, seed: u64) -> Vec<u32>
         }
     }
 }
+
+/// Key patterns for the radix sort.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyPattern {
+    /// Every bit pattern (for floats: NaNs of both signs, infinities, subnormals included).
+    Random,
+    Sorted,
+    Reversed,
+    AllEqual,
+    /// Five distinct values.
+    FewDistinct,
+    /// Keys that differ only in the top 8 bits.
+    TopDigitOnly,
+    /// Keys that differ only in the bottom 8 bits.
+    BottomDigitOnly,
+    /// Floats: NaN of both signs, ±0.0, ±inf, subnormals, extremes, in random order.
+    FloatSpecials,
+}
+
+impl KeyPattern {
+    pub const ALL: [KeyPattern; 8] = [
+        KeyPattern::Random,
+        KeyPattern::Sorted,
+        KeyPattern::Reversed,
+        KeyPattern::AllEqual,
+        KeyPattern::FewDistinct,
+        KeyPattern::TopDigitOnly,
+        KeyPattern::BottomDigitOnly,
+        KeyPattern::FloatSpecials,
+    ];
+}
+
+/// Raw key words (two per element for 64-bit keys) of `n` keys.
+pub fn sort_keys(pattern: KeyPattern, key: crate::prims::sort::KeyType, n: usize, seed: u64) -> Vec<u32> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let wide = key.wide();
+    let bits = key.bits();
+    let specials64: [u64; 12] = [
+        0x7FF8_0000_0000_0000, 0xFFF8_0000_0000_0000, 0x8000_0000_0000_0000, 0, 0x7FF0_0000_0000_0000,
+        0xFFF0_0000_0000_0000, 1, 0x8000_0000_0000_0001, 0x7FEF_FFFF_FFFF_FFFF, 0xFFEF_FFFF_FFFF_FFFF,
+        0x3FF0_0000_0000_0000, 0xBFF0_0000_0000_0000,
+    ];
+    let specials32: [u64; 12] = [
+        0x7FC0_0000, 0xFFC0_0000, 0x8000_0000, 0, 0x7F80_0000, 0xFF80_0000, 1, 0x8000_0001, 0x7F7F_FFFF, 0xFF7F_FFFF,
+        0x3F80_0000, 0xBF80_0000,
+    ];
+    let few: Vec<u64> = (0..5).map(|_| rng.random::<u64>()).collect();
+    let base = rng.random::<u64>();
+    let mask = if wide { u64::MAX } else { u32::MAX as u64 };
+    let mut v: Vec<u64> = (0..n)
+        .map(|_| {
+            (match pattern {
+                KeyPattern::Random | KeyPattern::Sorted | KeyPattern::Reversed => rng.random::<u64>(),
+                KeyPattern::AllEqual => base,
+                KeyPattern::FewDistinct => few[rng.random_range(0..5)],
+                KeyPattern::TopDigitOnly => (base & !(0xFFu64 << (bits - 8))) | (rng.random::<u64>() & 0xFF) << (bits - 8),
+                KeyPattern::BottomDigitOnly => (base & !0xFF) | (rng.random::<u64>() & 0xFF),
+                KeyPattern::FloatSpecials => {
+                    let s = if wide { &specials64 } else { &specials32 };
+                    if rng.random_bool(0.6) { s[rng.random_range(0..s.len())] } else { rng.random::<u64>() }
+                }
+            }) & mask
+        })
+        .collect();
+    if matches!(pattern, KeyPattern::Sorted | KeyPattern::Reversed) {
+        // Sorted by the raw unsigned value: for signed and float keys that is another
+        // adversarial order (the sign bit splits it in two).
+        v.sort_unstable();
+        if pattern == KeyPattern::Reversed {
+            v.reverse();
+        }
+    }
+    if wide { v.iter().flat_map(|&k| [k as u32, (k >> 32) as u32]).collect() } else { v.iter().map(|&k| k as u32).collect() }
+}

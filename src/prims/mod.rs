@@ -2,6 +2,7 @@
 //! caller's command buffer, a `run` convenience and the plain CPU `reference`.
 
 pub mod scan;
+pub mod sort;
 
 use serde::{Deserialize, Serialize};
 

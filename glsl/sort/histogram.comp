@@ -1,0 +1,36 @@
+#version 460
+// Upfront histogram of every digit pass at once (OneSweep): G workgroups stride over the keys,
+// count each pass's digits in shared memory, then add their counts to the global histogram.
+// CPU twin: src/prims/sort.rs (reference_histogram).
+#extension GL_EXT_control_flow_attributes : require
+layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const uint KEY_KIND = 0;
+layout(constant_id = 2) const uint DESCENDING = 0;
+#include "sort/sort_keys.glsl"
+
+layout(push_constant) uniform Params { uint n; uint lo; uint passes; uint last_bits; } pc;
+layout(set = 0, binding = 0, std430) readonly buffer Keys { KEY keys[]; };
+// hist[pass * 256 + digit]
+layout(set = 0, binding = 1, std430) buffer Hist { uint hist[]; };
+
+const uint MAX_PASSES = 8;
+shared uint s_hist[MAX_PASSES * 256];
+
+void main() {
+    uint lid = gl_LocalInvocationIndex;
+    for (uint i = lid; i < pc.passes * 256u; i += gl_WorkGroupSize.x) s_hist[i] = 0u;
+    barrier();
+    uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
+    for (uint i = gl_WorkGroupID.x * gl_WorkGroupSize.x + lid; i < pc.n; i += stride) {
+        KEY k = keys[i];
+        for (uint p = 0u; p < pc.passes; ++p) {
+            uint bits = p + 1u == pc.passes ? pc.last_bits : 8u;
+            atomicAdd(s_hist[p * 256u + digit_of(k, pc.lo + 8u * p, bits)], 1u);
+        }
+    }
+    barrier();
+    for (uint i = lid; i < pc.passes * 256u; i += gl_WorkGroupSize.x) {
+        uint c = s_hist[i];
+        if (c != 0u) atomicAdd(hist[i], c);
+    }
+}

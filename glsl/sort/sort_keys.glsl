@@ -1,0 +1,36 @@
+// Keys of a radix-sort variant, chosen by build.rs macros: KEY64 (0: 32-bit keys, 1: 64-bit)
+// and VALUE_WORDS (0: keys only, 1 or 2: a 4- or 8-byte payload moved with each key).
+// Keys are moved raw; digits come from the order key: the key mapped to an unsigned integer
+// whose order is the sort order (KEY_KIND: 0 unsigned, 1 signed, 2 IEEE 754 totalOrder;
+// DESCENDING inverts it, which keeps equal keys in input order, so both directions are stable).
+// Requires spec constants KEY_KIND and DESCENDING.
+#ifndef SORT_KEYS_GLSL
+#define SORT_KEYS_GLSL
+#include "common/keys.glsl"
+
+#if KEY64
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#define KEY uint64_t
+KEY order_key(KEY k) {
+    if (KEY_KIND == 1u) k ^= 0x8000000000000000ul;
+    if (KEY_KIND == 2u) k = (k & 0x8000000000000000ul) != 0ul ? ~k : (k | 0x8000000000000000ul);
+    return DESCENDING != 0u ? ~k : k;
+}
+uint digit_of(KEY k, uint shift, uint bits) { return uint(order_key(k) >> shift) & ((1u << bits) - 1u); }
+#else
+#define KEY uint
+KEY order_key(KEY k) {
+    if (KEY_KIND == 1u) k ^= 0x80000000u;
+    if (KEY_KIND == 2u) k = f32_order_key(k);
+    return DESCENDING != 0u ? ~k : k;
+}
+uint digit_of(KEY k, uint shift, uint bits) { return (order_key(k) >> shift) & ((1u << bits) - 1u); }
+#endif
+
+#if VALUE_WORDS == 2
+#define VAL uvec2
+#else
+#define VAL uint
+#endif
+
+#endif

@@ -1,0 +1,443 @@
+//! OneSweep LSD radix sort (GPU kernels: glsl/sort/): keys or key-value pairs, six key
+//! types, ascending or descending, stable, over all bits or a bit range.
+//!
+//! Keys sort by their order key (src/prims/sort.rs `order_key`, glsl/sort/sort_keys.glsl):
+//! unsigned order for u32/u64, signed for i32/i64, IEEE 754 totalOrder for f32/f64
+//! (-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN). Descending inverts the order key, so
+//! equal keys keep their input order in both directions. With a bit range `lo..hi` (CUB's
+//! begin_bit/end_bit) keys sort by bits lo..hi of the order key only.
+//!
+//! The sort is out of place: the input is only read. One upfront pass histograms every digit
+//! pass at once; then each 8-bit digit pass is one binning pass (onesweep.comp) with decoupled
+//! look-back and decoupled fallback; a pass whose digit is the same for every key only copies.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::require_subgroup_ops;
+use crate::error::{invalid, Error, Result};
+use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum KeyType {
+    U32,
+    I32,
+    F32,
+    U64,
+    I64,
+    F64,
+}
+
+impl KeyType {
+    pub const ALL: [KeyType; 6] = [KeyType::U32, KeyType::I32, KeyType::F32, KeyType::U64, KeyType::I64, KeyType::F64];
+    pub fn name(self) -> &'static str {
+        match self {
+            KeyType::U32 => "u32",
+            KeyType::I32 => "i32",
+            KeyType::F32 => "f32",
+            KeyType::U64 => "u64",
+            KeyType::I64 => "i64",
+            KeyType::F64 => "f64",
+        }
+    }
+    pub fn parse(s: &str) -> Result<KeyType> {
+        Self::ALL.into_iter().find(|k| k.name() == s).map_or_else(
+            || invalid(format!("unsupported key type '{s}' (u32, i32, f32, u64, i64, f64)")),
+            Ok,
+        )
+    }
+    pub fn bits(self) -> u32 {
+        if self.wide() { 64 } else { 32 }
+    }
+    pub fn bytes(self) -> u64 {
+        self.bits() as u64 / 8
+    }
+    pub fn wide(self) -> bool {
+        matches!(self, KeyType::U64 | KeyType::I64 | KeyType::F64)
+    }
+    /// 0 unsigned, 1 signed, 2 floating point (the kernels' KEY_KIND).
+    fn kind(self) -> u32 {
+        match self {
+            KeyType::U32 | KeyType::U64 => 0,
+            KeyType::I32 | KeyType::I64 => 1,
+            KeyType::F32 | KeyType::F64 => 2,
+        }
+    }
+}
+
+/// Tuning, as data. A tile is `workgroup_size * items` keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SortPolicy {
+    /// Capped at 16 subgroups (the kernel's per-subgroup digit counters).
+    pub workgroup_size: u32,
+    /// Keys per lane per tile.
+    pub items: u32,
+    /// Look-back rounds without progress before a workgroup falls back.
+    pub spin_limit: u32,
+    /// Workgroups of the upfront histogram.
+    pub histogram_groups: u32,
+}
+
+impl Default for SortPolicy {
+    fn default() -> Self {
+        SortPolicy { workgroup_size: 256, items: 8, spin_limit: 64, histogram_groups: 512 }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SortDesc {
+    pub key: KeyType,
+    /// 0 (keys only), 4 or 8: the payload moved with each key.
+    pub value_bytes: u32,
+    pub n: u64,
+    pub descending: bool,
+    /// Sort by bits lo..hi of the order key (default: all).
+    pub bits: (u32, u32),
+    pub subgroup_size: Option<u32>,
+    /// Debug: when >= 2, look-back treats every tile t with t % period == period - 1 as not
+    /// ready, so its successors always take the decoupled fallback.
+    pub force_fallback_period: u32,
+    pub policy: SortPolicy,
+}
+
+impl SortDesc {
+    pub fn new(key: KeyType, n: u64) -> SortDesc {
+        SortDesc {
+            key,
+            value_bytes: 0,
+            n,
+            descending: false,
+            bits: (0, key.bits()),
+            subgroup_size: None,
+            force_fallback_period: 0,
+            policy: SortPolicy::default(),
+        }
+    }
+    pub fn label(&self) -> String {
+        let v = if self.value_bytes > 0 { format!(" pairs({}B)", self.value_bytes) } else { String::new() };
+        let d = if self.descending { " descending" } else { "" };
+        let b = if self.bits != (0, self.key.bits()) { format!(" bits {}:{}", self.bits.0, self.bits.1) } else { String::new() };
+        format!("sort {}{v}{d}{b} n={}", self.key.name(), self.n)
+    }
+    /// Digit passes: 8-bit digits over the bit range.
+    pub fn passes(&self) -> u32 {
+        (self.bits.1 - self.bits.0).div_ceil(8)
+    }
+}
+
+/// The largest n the 30-bit look-back counts allow.
+pub const MAX_N: u64 = (1 << 30) - 1;
+const MAX_PASSES: u64 = 8;
+const MAX_SUBGROUPS: u32 = 16;
+
+/// Scratch buffers a sort needs besides its input and output (allocate once, reuse).
+pub struct SortScratch {
+    pub keys_alt: BufferSlice,
+    /// At least 4 bytes even for keys only.
+    pub values_alt: BufferSlice,
+    pub hist: BufferSlice,
+    pub state: BufferSlice,
+}
+
+/// A checked, ready-to-record sort.
+pub struct SortPlan {
+    desc: SortDesc,
+    workgroup_size: u32,
+    tiles: u32,
+    histogram: Arc<Pipeline>,
+    offsets: Arc<Pipeline>,
+    pass: Arc<Pipeline>,
+}
+
+impl SortPlan {
+    pub fn new(ctx: &Context, desc: SortDesc) -> Result<SortPlan> {
+        let what = desc.label();
+        let (lo, hi) = desc.bits;
+        if lo >= hi || hi > desc.key.bits() {
+            return invalid(format!("{what}: bit range {lo}:{hi} must satisfy lo < hi <= {}", desc.key.bits()));
+        }
+        if ![0, 4, 8].contains(&desc.value_bytes) {
+            return invalid(format!("{what}: values must be 4 or 8 bytes, not {}", desc.value_bytes));
+        }
+        if desc.n > MAX_N {
+            return invalid(format!("{what}: n = {} exceeds {MAX_N}, the most the 30-bit look-back counts allow", desc.n));
+        }
+        super::check_len(ctx, &what, desc.n, desc.key.bytes().max(desc.value_bytes as u64))?;
+        if desc.key.wide() && !ctx.capabilities().shader_int64 {
+            return Err(Error::Unsupported { device: ctx.info().name.clone(), what: format!("shaderInt64 (needed by {what})") });
+        }
+        if desc.force_fallback_period == 1 {
+            return invalid(format!("{what}: force_fallback_period must be 0 (off) or at least 2"));
+        }
+        let p = desc.policy;
+        if [p.workgroup_size, p.items, p.spin_limit, p.histogram_groups].contains(&0) {
+            return invalid(format!("{what}: policy values must be positive ({p:?})"));
+        }
+        require_subgroup_ops(ctx, &what, &["basic", "ballot"])?;
+        // At most 16 subgroups (digit-counter rows) and at least 64 invocations (4 digits each).
+        let sg = &ctx.info().subgroup;
+        let min_sg = desc.subgroup_size.unwrap_or(sg.min_size);
+        let workgroup_size = p.workgroup_size.min(MAX_SUBGROUPS * min_sg).max(64);
+        if workgroup_size % sg.max_size.max(min_sg) != 0 || workgroup_size / min_sg > MAX_SUBGROUPS {
+            return invalid(format!("{what}: no workgroup size fits subgroup sizes {}..{}", sg.min_size, sg.max_size));
+        }
+        let tile = workgroup_size as u64 * p.items as u64;
+        let tiles = desc.n.div_ceil(tile);
+        if (tiles * tile) >> 32 != 0 {
+            return invalid(format!("{what}: n too large for 32-bit indexing"));
+        }
+        let kw = if desc.key.wide() { "k64" } else { "k32" };
+        let kind = desc.key.kind();
+        let desc_flag = desc.descending as u32;
+        let histogram = ctx.pipeline(PipelineKey {
+            shader: if desc.key.wide() { "sort_histogram_k64" } else { "sort_histogram_k32" },
+            spec: vec![256, kind, desc_flag],
+            subgroup_size: desc.subgroup_size,
+            bindings: 2,
+            push_bytes: 16,
+        })?;
+        let offsets =
+            ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![256], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
+        let vw = match desc.value_bytes {
+            0 => 0,
+            4 => 1,
+            _ => 2,
+        };
+        let pass = ctx.pipeline(PipelineKey {
+            shader: pass_shader(kw, vw),
+            spec: vec![workgroup_size, p.items, kind, desc_flag, desc.force_fallback_period, p.spin_limit],
+            subgroup_size: desc.subgroup_size,
+            bindings: 6,
+            push_bytes: 20,
+        })?;
+        Ok(SortPlan { desc, workgroup_size, tiles: tiles as u32, histogram, offsets, pass })
+    }
+
+    pub fn desc(&self) -> &SortDesc {
+        &self.desc
+    }
+    pub fn tiles(&self) -> u32 {
+        self.tiles
+    }
+    pub fn tile_keys(&self) -> u64 {
+        self.workgroup_size as u64 * self.desc.policy.items as u64
+    }
+    pub fn keys_bytes(&self) -> u64 {
+        self.desc.n * self.desc.key.bytes()
+    }
+    pub fn values_bytes(&self) -> u64 {
+        self.desc.n * self.desc.value_bytes as u64
+    }
+    /// Digit histograms and offsets of every pass, then a flag per pass.
+    pub fn hist_bytes(&self) -> u64 {
+        (MAX_PASSES * 256 + MAX_PASSES) * 4
+    }
+    /// Tile ticket, debug counter and the look-back words (256 digits per tile).
+    pub fn state_bytes(&self) -> u64 {
+        (4 + 256 * self.tiles as u64) * 4
+    }
+    /// Scratch sizes in bytes: (keys_alt, values_alt, hist, state).
+    pub fn scratch_bytes(&self) -> (u64, u64, u64, u64) {
+        (self.keys_bytes(), self.values_bytes().max(4), self.hist_bytes(), self.state_bytes())
+    }
+
+    /// Record the whole sort: `keys_in` (and `values_in`) are only read; the result lands
+    /// in `keys_out` (and `values_out`). The caller orders earlier writes of the inputs before
+    /// this and later reads of the outputs after it. Resets its own scratch.
+    pub fn record(
+        &self,
+        rec: &mut Recorder,
+        keys_in: BufferSlice,
+        keys_out: BufferSlice,
+        values: Option<(BufferSlice, BufferSlice)>,
+        scratch: &SortScratch,
+    ) -> Result<()> {
+        let what = self.desc.label();
+        let need = |name: &str, s: BufferSlice, bytes: u64| -> Result<()> {
+            if s.size < bytes {
+                return invalid(format!("{what}: {name} holds {} bytes, needs {bytes}", s.size));
+            }
+            Ok(())
+        };
+        need("keys_in", keys_in, self.keys_bytes())?;
+        need("keys_out", keys_out, self.keys_bytes())?;
+        need("keys_alt", scratch.keys_alt, self.keys_bytes())?;
+        need("hist", scratch.hist, self.hist_bytes())?;
+        need("values_alt", scratch.values_alt, self.values_bytes().max(4))?;
+        need("state", scratch.state, self.state_bytes())?;
+        if (self.desc.value_bytes > 0) != values.is_some() {
+            return invalid(format!("{what}: values given {} but the plan has value_bytes {}", values.is_some(), self.desc.value_bytes));
+        }
+        if let Some((vi, vo)) = values {
+            need("values_in", vi, self.values_bytes())?;
+            need("values_out", vo, self.values_bytes())?;
+        }
+        if self.desc.n == 0 {
+            return Ok(());
+        }
+        let (kb, vb) = (self.keys_bytes(), self.values_bytes().max(4));
+        let hist = scratch.hist.sub(0, self.hist_bytes());
+        let state = scratch.state.sub(0, self.state_bytes());
+        let passes = self.desc.passes();
+        let lo = self.desc.bits.0;
+        let last_bits = (self.desc.bits.1 - lo) - 8 * (passes - 1);
+
+        // Upfront histogram of every pass, then digit offsets.
+        rec.fill(hist, 0);
+        rec.barrier(&[hist], Access::TransferWrite, Access::ComputeReadWrite, "sort: histograms zeroed");
+        let push: [u32; 4] = [self.desc.n as u32, lo, passes, last_bits];
+        let groups = (self.desc.policy.histogram_groups as u64).min(self.desc.n.div_ceil(256)) as u32;
+        rec.dispatch(&self.histogram, &[keys_in.sub(0, kb), hist], bytemuck::bytes_of(&push), [groups.max(1), 1, 1])?;
+        rec.barrier(&[hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "sort: histograms complete before the scan");
+        rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&(self.desc.n as u32)), [passes, 1, 1])?;
+        rec.barrier(&[hist], Access::ComputeWrite, Access::ComputeRead, "sort: digit offsets ready for the passes");
+
+        // Ping-pong so that the last pass writes the output: pass p writes the output when
+        // (passes - 1 - p) is even, else the alternate buffer. Without values, the value
+        // bindings (never touched by those kernel variants) point at `values_alt`.
+        let pick = |input: BufferSlice, out: BufferSlice, alt: BufferSlice, p: u32| {
+            let to_out = (passes - 1 - p) % 2 == 0;
+            let src = if p == 0 { input } else if to_out { alt } else { out };
+            (src, if to_out { out } else { alt })
+        };
+        for p in 0..passes {
+            let (ks, kd) = pick(keys_in, keys_out, scratch.keys_alt, p);
+            let (vs, vd) = match values {
+                Some((vi, vo)) => pick(vi, vo, scratch.values_alt, p),
+                None => (scratch.values_alt, scratch.values_alt),
+            };
+            let (ks, kd, vs, vd) = (ks.sub(0, kb), kd.sub(0, kb), vs.sub(0, vb), vd.sub(0, vb));
+            rec.fill(state, 0);
+            rec.barrier(&[state], Access::TransferWrite, Access::ComputeReadWrite, "sort: ticket and look-back zeroed for the pass");
+            let bits = if p + 1 == passes { last_bits } else { 8 };
+            let push: [u32; 5] = [self.desc.n as u32, self.tiles, lo + 8 * p, bits, p];
+            rec.dispatch_count(&self.pass, &[ks, kd, vs, vd, hist, state], bytemuck::bytes_of(&push), self.tiles)?;
+            rec.barrier(&[kd, vd, state], Access::ComputeReadWrite, Access::ComputeReadWrite, "sort: a pass's output is the next pass's input");
+            rec.barrier(&[state], Access::ComputeReadWrite, Access::TransferWrite, "sort: the next pass resets the look-back");
+        }
+        Ok(())
+    }
+
+    /// Upload, sort, download. Keys and values are raw little-endian words (two per 64-bit
+    /// key or 8-byte value).
+    pub fn run(&self, ctx: &Arc<Context>, keys: &[u32], values: Option<&[u32]>) -> Result<(Vec<u32>, Option<Vec<u32>>)> {
+        let what = self.desc.label();
+        let kw = (self.desc.key.bytes() / 4) as usize;
+        if keys.len() as u64 != self.desc.n * kw as u64 {
+            return invalid(format!("{what}: {} key words given", keys.len()));
+        }
+        let vw = self.desc.value_bytes as usize / 4;
+        if let Some(v) = values {
+            if v.len() != self.desc.n as usize * vw {
+                return invalid(format!("{what}: values hold {} elements, keys {}", v.len() / vw.max(1), self.desc.n));
+            }
+        }
+        let kin = gpu::upload(ctx, bytemuck::cast_slice(keys), "sort keys")?;
+        let kout = Buffer::new(ctx, self.keys_bytes(), MemoryLocation::GpuOnly, "sorted keys")?;
+        let kalt = Buffer::new(ctx, self.keys_bytes(), MemoryLocation::GpuOnly, "sort keys (alternate)")?;
+        let hist = Buffer::new(ctx, self.hist_bytes(), MemoryLocation::GpuOnly, "sort histograms")?;
+        let state = Buffer::new(ctx, self.state_bytes(), MemoryLocation::GpuOnly, "sort look-back")?;
+        let valt = Buffer::new(ctx, self.values_bytes().max(4), MemoryLocation::GpuOnly, "sort values (alternate)")?;
+        let vbufs = match values {
+            Some(v) => Some((
+                gpu::upload(ctx, bytemuck::cast_slice(v), "sort values")?,
+                Buffer::new(ctx, self.values_bytes(), MemoryLocation::GpuOnly, "sorted values")?,
+            )),
+            None => None,
+        };
+        let scratch = SortScratch { keys_alt: kalt.slice(), values_alt: valt.slice(), hist: hist.slice(), state: state.slice() };
+        let mut rec = Recorder::new(ctx, what.clone())?;
+        self.record(&mut rec, kin.slice(), kout.slice(), vbufs.as_ref().map(|v| (v.0.slice(), v.1.slice())), &scratch)?;
+        let mut outs = vec![kout.slice()];
+        if let Some(v) = &vbufs {
+            outs.push(v.1.slice());
+        }
+        rec.barrier(&outs, Access::ComputeWrite, Access::TransferRead, "sorted output copied to the host");
+        rec.submit_and_wait()?;
+        drop(rec);
+        let k: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu::download(ctx, kout.head(self.keys_bytes()))?);
+        let v = match &vbufs {
+            Some(v) => Some(bytemuck::pod_collect_to_vec(&gpu::download(ctx, v.1.head(self.values_bytes()))?)),
+            None => None,
+        };
+        Ok((k, v))
+    }
+
+}
+
+fn pass_shader(kw: &str, vw: u32) -> &'static str {
+    match (kw, vw) {
+        ("k32", 0) => "sort_onesweep_k32_v0",
+        ("k32", 1) => "sort_onesweep_k32_v1",
+        ("k32", _) => "sort_onesweep_k32_v2",
+        ("k64", 0) => "sort_onesweep_k64_v0",
+        ("k64", 1) => "sort_onesweep_k64_v1",
+        _ => "sort_onesweep_k64_v2",
+    }
+}
+
+/// Convenience: plan and run.
+pub fn run(ctx: &Arc<Context>, desc: &SortDesc, keys: &[u32], values: Option<&[u32]>) -> Result<(Vec<u32>, Option<Vec<u32>>)> {
+    SortPlan::new(ctx, desc.clone())?.run(ctx, keys, values)
+}
+
+// ---------------------------------------------------------------------------------------
+// CPU reference
+
+/// The order key of element `i` of raw key words, as the kernels compute it.
+pub fn order_key(key: KeyType, descending: bool, words: &[u32], i: usize) -> u64 {
+    let k = match key {
+        KeyType::U32 => words[i] as u64,
+        KeyType::I32 => (words[i] ^ 0x8000_0000) as u64,
+        KeyType::F32 => super::scan::f32_order_key(words[i]) as u64,
+        _ => {
+            let raw = words[2 * i] as u64 | (words[2 * i + 1] as u64) << 32;
+            match key {
+                KeyType::I64 => raw ^ (1 << 63),
+                KeyType::F64 => {
+                    if raw >> 63 != 0 { !raw } else { raw | (1 << 63) }
+                }
+                _ => raw,
+            }
+        }
+    };
+    let mask = if key.wide() { u64::MAX } else { u32::MAX as u64 };
+    if descending { !k & mask } else { k }
+}
+
+/// The permutation a stable sort by the (bit-range) order key applies.
+pub fn reference_order(desc: &SortDesc, keys: &[u32]) -> Vec<usize> {
+    let (lo, hi) = desc.bits;
+    let mask = if hi - lo >= 64 { u64::MAX } else { (1u64 << (hi - lo)) - 1 };
+    let mut idx: Vec<usize> = (0..desc.n as usize).collect();
+    idx.sort_by_key(|&i| (order_key(desc.key, desc.descending, keys, i) >> lo) & mask);
+    idx
+}
+
+/// Gather words of `width` per element by `order`.
+pub fn gather(words: &[u32], width: usize, order: &[usize]) -> Vec<u32> {
+    order.iter().flat_map(|&i| words[i * width..(i + 1) * width].iter().copied()).collect()
+}
+
+/// Compare a GPU result with the reference; `None` when it passes (bit for bit).
+pub fn check(desc: &SortDesc, keys: &[u32], values: Option<&[u32]>, got_keys: &[u32], got_values: Option<&[u32]>) -> Option<String> {
+    let order = reference_order(desc, keys);
+    let kw = (desc.key.bytes() / 4) as usize;
+    let want = gather(keys, kw, &order);
+    if got_keys.len() != want.len() {
+        return Some(format!("{} key words returned, {} expected", got_keys.len(), want.len()));
+    }
+    if let Some(w) = (0..want.len()).find(|&w| got_keys[w] != want[w]) {
+        return Some(format!("key {}: got word {:#x}, want {:#x}", w / kw, got_keys[w], want[w]));
+    }
+    if let (Some(v), Some(g)) = (values, got_values) {
+        let vw = desc.value_bytes as usize / 4;
+        let want = gather(v, vw, &order);
+        if let Some(w) = (0..want.len()).find(|&w| g[w] != want[w]) {
+            return Some(format!("value {} (stability): got {:#x}, want {:#x}", w / vw, g[w], want[w]));
+        }
+    }
+    None
+}

@@ -1,0 +1,103 @@
+//! The radix sort against a stable CPU sort by the order key: six key types, keys and pairs
+//! (values = input index, so stability is checked exactly), both directions, bit ranges,
+//! awkward sizes, adversarial keys, forced fallback; validation layer on.
+
+mod common;
+
+use vkprims::prims::sort::{self, KeyType, SortDesc, SortPlan};
+use vkprims::testdata::{sort_keys, KeyPattern};
+
+fn check(desc: &SortDesc, pattern: KeyPattern, seed: u64) {
+    let ctx = common::ctx();
+    let keys = sort_keys(pattern, desc.key, desc.n as usize, seed);
+    let values: Option<Vec<u32>> = match desc.value_bytes {
+        0 => None,
+        4 => Some((0..desc.n as u32).collect()),
+        _ => Some((0..desc.n as u32).flat_map(|i| [i, !i]).collect()),
+    };
+    let (k, v) = sort::run(&ctx, desc, &keys, values.as_deref()).unwrap_or_else(|e| panic!("{}: {e}", desc.label()));
+    if let Some(e) = sort::check(desc, &keys, values.as_deref(), &k, v.as_deref()) {
+        panic!("{} ({pattern:?}, fallback period {}): {e}", desc.label(), desc.force_fallback_period);
+    }
+}
+
+fn tile(key: KeyType) -> u64 {
+    SortPlan::new(&common::ctx(), SortDesc::new(key, 1)).unwrap().tile_keys()
+}
+
+#[test]
+fn every_key_type_both_directions_keys_and_pairs() {
+    let ctx = common::ctx();
+    for key in KeyType::ALL {
+        let t = tile(key);
+        for n in [0, 1, 2, t - 1, t, t + 1, 5 * t + 3, 40_009] {
+            for (descending, value_bytes) in [(false, 0), (true, 4), (false, 8), (true, 0)] {
+                let mut d = SortDesc::new(key, n);
+                d.descending = descending;
+                d.value_bytes = value_bytes;
+                check(&d, KeyPattern::Random, n);
+            }
+        }
+    }
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn adversarial_keys() {
+    let ctx = common::ctx();
+    for key in KeyType::ALL {
+        for p in KeyPattern::ALL {
+            let mut d = SortDesc::new(key, 30_011);
+            d.value_bytes = 4;
+            check(&d, p, 5);
+            d.descending = true;
+            check(&d, p, 6);
+        }
+    }
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn bit_ranges() {
+    let ctx = common::ctx();
+    for (key, lo, hi) in [(KeyType::U32, 0, 8), (KeyType::U32, 4, 20), (KeyType::I32, 16, 32), (KeyType::F32, 3, 31), (KeyType::U64, 20, 60), (KeyType::F64, 0, 64), (KeyType::I64, 60, 64)] {
+        let mut d = SortDesc::new(key, 20_000);
+        d.bits = (lo, hi);
+        d.value_bytes = 4;
+        check(&d, KeyPattern::Random, lo as u64);
+    }
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn forced_fallback_and_many_tiles() {
+    let ctx = common::ctx();
+    for key in [KeyType::U32, KeyType::F64] {
+        for period in [2u32, 3, 5] {
+            let mut d = SortDesc::new(key, 60 * tile(key) + 7);
+            d.force_fallback_period = period;
+            d.value_bytes = 4;
+            check(&d, KeyPattern::Random, period as u64);
+        }
+    }
+    let mut d = SortDesc::new(KeyType::U32, 1_000_003);
+    d.value_bytes = 4;
+    check(&d, KeyPattern::Random, 11);
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn bad_requests() {
+    let ctx = common::ctx();
+    let err = |d: SortDesc| SortPlan::new(&ctx, d).err().expect("refused").to_string();
+    let mut d = SortDesc::new(KeyType::U32, 10);
+    d.bits = (8, 8);
+    assert!(err(d).contains("bit range"));
+    let mut d = SortDesc::new(KeyType::U32, 10);
+    d.value_bytes = 3;
+    assert!(err(d).contains("values must be 4 or 8 bytes"));
+    assert!(err(SortDesc::new(KeyType::U32, 1 << 30)).contains("30-bit"));
+    let e = sort::run(&ctx, &SortDesc::new(KeyType::U32, 10), &[1, 2], None).unwrap_err();
+    assert!(e.to_string().contains("2 key words"));
+    common::assert_no_validation_messages(&ctx);
+}
