@@ -9,6 +9,7 @@ use clap::{Args, Parser, Subcommand};
 use vkprims::bench::{self, BenchOptions, Mode, Stop, Sweep, What};
 use vkprims::gpu::{self, Context, ContextOptions};
 use vkprims::prims::scan::{ScanDesc, ScanKind, ScanOp, ScanPlan, ScanPolicy};
+use vkprims::prims::sort::{SortDesc, SortPlan};
 use vkprims::prims::DType;
 use vkprims::{npy, selftest, Error};
 
@@ -67,6 +68,25 @@ enum Cmd {
         kind: String,
         #[arg(long, default_value = "add", value_parser = ["add", "min", "max"])]
         op: String,
+        #[command(flatten)]
+        dev: DeviceArgs,
+    },
+    /// Sort a 1-D .npy array of keys (u32, i32, f32, u64, i64, f64), optionally with values
+    /// (any 4- or 8-byte dtype). Stable; floats in IEEE 754 totalOrder.
+    Sort {
+        #[arg(long = "in")]
+        input: PathBuf,
+        #[arg(long = "out")]
+        output: PathBuf,
+        #[arg(long)]
+        values: Option<PathBuf>,
+        #[arg(long = "values-out")]
+        values_out: Option<PathBuf>,
+        #[arg(long)]
+        descending: bool,
+        /// Sort by bits LO..HI of the key only (like CUB's begin_bit/end_bit).
+        #[arg(long)]
+        bits: Option<String>,
         #[command(flatten)]
         dev: DeviceArgs,
     },
@@ -304,18 +324,67 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                 print!("{}", ctx.info().to_text());
             }
         }
-        Cmd::Scan { input, output, kind, op, dev } => {
+        Cmd::Scan { input: input_path, output, kind, op, dev } => {
+            let input = &input_path;
             // The header, then the device's limits, then the data: every error before GPU work.
             let input = npy::NpyInput::open(&input)?;
+            let Some(dtype) = input.dtype.scan_dtype() else {
+                return Err(Error::Invalid(format!(
+                    "{}: unsupported dtype '{}' for scan (u32, i32, f32)",
+                    input_path.display(),
+                    input.dtype.descr()
+                )));
+            };
             let ctx = dev.open()?;
-            let mut desc = ScanDesc::new(input.dtype, ScanOp::parse(&op)?, ScanKind::parse(&kind)?, input.n);
+            let mut desc = ScanDesc::new(dtype, ScanOp::parse(&op)?, ScanKind::parse(&kind)?, input.n);
             desc.pin_subgroup_size(&ctx, dev.subgroup_size);
             let plan = ScanPlan::new(&ctx, desc)?;
-            let dtype = input.dtype;
             let words = input.read_words()?;
             let out = plan.run(&ctx, &words)?;
             check_validation(&ctx)?;
-            npy::write_words(&output, dtype, &out)?;
+            npy::write_words(&output, npy::NpyType::from_scan_dtype(dtype), &out)?;
+        }
+        Cmd::Sort { input, output, values, values_out, descending, bits, dev } => {
+            let keys = npy::NpyInput::open(&input)?;
+            let vals = match (&values, &values_out) {
+                (Some(v), Some(_)) => Some(npy::NpyInput::open(v)?),
+                (None, None) => None,
+                _ => return Err(Error::Invalid("--values and --values-out go together".into())),
+            };
+            if let Some(v) = &vals {
+                if v.n != keys.n {
+                    return Err(Error::Invalid(format!(
+                        "{}: {} values for {} keys in {}",
+                        values.as_ref().unwrap().display(),
+                        v.n,
+                        keys.n,
+                        input.display()
+                    )));
+                }
+            }
+            let mut desc = SortDesc::new(keys.dtype.key_type(), keys.n);
+            desc.descending = descending;
+            desc.value_bytes = vals.as_ref().map_or(0, |v| v.dtype.bytes() as u32);
+            if let Some(b) = bits {
+                let bad = || Error::Invalid(format!("bad bit range '{b}' (LO:HI, e.g. 0:16)"));
+                let (lo, hi) = b.split_once(':').ok_or_else(bad)?;
+                desc.bits = (lo.trim().parse().map_err(|_| bad())?, hi.trim().parse().map_err(|_| bad())?);
+            }
+            let ctx = dev.open()?;
+            desc.subgroup_size = dev.subgroup_size;
+            let plan = SortPlan::new(&ctx, desc)?;
+            let key_type = keys.dtype;
+            let key_words = keys.read_words()?;
+            let (val_type, val_words) = match vals {
+                Some(v) => (Some(v.dtype), Some(v.read_words()?)),
+                None => (None, None),
+            };
+            let (k, v) = plan.run(&ctx, &key_words, val_words.as_deref())?;
+            check_validation(&ctx)?;
+            npy::write_words(&output, key_type, &k)?;
+            if let (Some(path), Some(t), Some(v)) = (values_out, val_type, v) {
+                npy::write_words(&path, t, &v)?;
+            }
         }
         Cmd::Selftest { dev, max_n, json } => {
             let ctx = dev.open()?;
@@ -324,6 +393,7 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
             let probe_ok = checks.iter().all(|c| c.ok);
             if probe_ok {
                 checks.extend(selftest::scan_checks(&ctx, dev.subgroup_size, max_n)?);
+                checks.extend(selftest::sort_checks(&ctx, dev.subgroup_size, max_n)?);
             } else {
                 checks.push(selftest::Check {
                     name: "primitives".into(),

@@ -140,3 +140,53 @@ pub fn scan_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -
     }
     Ok(checks)
 }
+
+/// The radix sort against a stable CPU sort: every key type, keys and pairs (values = input
+/// index, so stability is exact), both directions, a bit range, awkward sizes, the forced
+/// fallback.
+pub fn sort_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -> Result<Vec<Check>> {
+    use crate::prims::sort::{self, KeyType, SortDesc, SortPlan};
+    use crate::testdata::{sort_keys, KeyPattern};
+    let mut checks = Vec::new();
+    for key in KeyType::ALL {
+        let mut probe = SortDesc::new(key, 1);
+        probe.subgroup_size = subgroup_size;
+        let tile = SortPlan::new(ctx, probe)?.tile_keys();
+        let mut cases: Vec<(u64, u32, bool, KeyPattern, u32, Option<(u32, u32)>)> = Vec::new();
+        for (i, n) in [0, 1, tile - 1, tile + 1, 100_003, 1_000_003].into_iter().enumerate() {
+            let pattern = [KeyPattern::Random, KeyPattern::FewDistinct, KeyPattern::FloatSpecials][i % 3];
+            cases.push((n, [0, 4, 8][i % 3], i % 2 == 1, pattern, 0, None));
+        }
+        cases.push((37 * tile + 5, 4, false, KeyPattern::Random, 3, None));
+        cases.push((20_011, 8, true, KeyPattern::TopDigitOnly, 0, Some((key.bits() / 4, key.bits() - 3))));
+        for (n, value_bytes, descending, pattern, force, bits) in cases {
+            if n > max_n {
+                continue;
+            }
+            let mut d = SortDesc::new(key, n);
+            d.value_bytes = value_bytes;
+            d.descending = descending;
+            d.force_fallback_period = force;
+            d.subgroup_size = subgroup_size;
+            if let Some(b) = bits {
+                d.bits = b;
+            }
+            let keys = sort_keys(pattern, key, n as usize, 0x5eed ^ n);
+            let values: Option<Vec<u32>> = match value_bytes {
+                0 => None,
+                4 => Some((0..n as u32).collect()),
+                _ => Some((0..n as u32).flat_map(|i| [i, !i]).collect()),
+            };
+            let name = format!("{}{} ({pattern:?})", d.label(), if force > 0 { " forced-fallback" } else { "" });
+            let check = match sort::run(ctx, &d, &keys, values.as_deref()) {
+                Ok((k, v)) => match sort::check(&d, &keys, values.as_deref(), &k, v.as_deref()) {
+                    None => Check { name, ok: true, detail: String::new() },
+                    Some(e) => Check { name, ok: false, detail: e },
+                },
+                Err(e) => Check { name, ok: false, detail: e.to_string() },
+            };
+            checks.push(check);
+        }
+    }
+    Ok(checks)
+}

@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use vkprims::prims::scan::{self, ScanKind, ScanOp};
+use vkprims::npy::NpyType;
+use vkprims::prims::sort::{self, KeyType, SortDesc};
 use vkprims::prims::DType;
 
 fn bin() -> Command {
@@ -52,10 +54,11 @@ fn npy_bytes(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
 }
 
 fn write_words(path: &Path, descr: &str, words: &[u32]) {
-    std::fs::write(path, npy_bytes(descr, &format!("({},)", words.len()), bytemuck::cast_slice(words))).unwrap();
+    let per = if descr.ends_with('8') { 2 } else { 1 };
+    std::fs::write(path, npy_bytes(descr, &format!("({},)", words.len() / per), bytemuck::cast_slice(words))).unwrap();
 }
 
-fn read_words(path: &Path) -> (DType, Vec<u32>) {
+fn read_words(path: &Path) -> (NpyType, Vec<u32>) {
     vkprims::npy::read_words(path).unwrap()
 }
 
@@ -82,7 +85,7 @@ fn scan_kinds_ops_and_dtypes_through_npy() {
             let o = run(&["scan", "--in", inp.to_str().unwrap(), "--out", outp.to_str().unwrap(), "--kind", kind, "--op", op]);
             assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
             let (dt, got) = read_words(&outp);
-            assert_eq!(dt, dtype);
+            assert_eq!(dt, NpyType::from_scan_dtype(dtype));
             let mut desc = scan::ScanDesc::new(dtype, ScanOp::parse(op).unwrap(), ScanKind::parse(kind).unwrap(), input.len() as u64);
             desc.subgroup_size = None;
             assert_eq!(scan::check(&desc, &input, &got), None, "{dtype} {kind} {op}");
@@ -100,7 +103,10 @@ fn input_errors() {
 
     let p = tmp("f64.npy");
     std::fs::write(&p, npy_bytes("<f8", "(2,)", &[0u8; 16])).unwrap();
-    assert_error(&run(&["scan", "--in", p.to_str().unwrap(), "--out", out]), "unsupported dtype '<f8'", Some(&outp));
+    assert_error(&run(&["scan", "--in", p.to_str().unwrap(), "--out", out]), "unsupported dtype '<f8' for scan", Some(&outp));
+    let p = tmp("u16.npy");
+    std::fs::write(&p, npy_bytes("<u2", "(2,)", &[0u8; 4])).unwrap();
+    assert_error(&run(&["scan", "--in", p.to_str().unwrap(), "--out", out]), "unsupported dtype '<u2'", Some(&outp));
 
     let p = tmp("garbage.npy");
     std::fs::write(&p, b"this is not numpy").unwrap();
@@ -190,4 +196,43 @@ fn selftest_passes_and_names_the_lavapipe_wide_subgroup_bug() {
         assert!(stdout.contains("act on 16: a driver bug"), "{stdout}");
         assert!(stdout.contains("skipped: the subgroup probe failed"), "{stdout}");
     }
+}
+
+#[test]
+fn sort_keys_and_pairs_through_npy() {
+    // u64 keys with f32 values, descending, a bit range.
+    let n = 9_001usize;
+    let keys = vkprims::testdata::sort_keys(vkprims::testdata::KeyPattern::FewDistinct, KeyType::U64, n, 4);
+    let vals: Vec<u32> = (0..n as u32).map(|i| (i as f32).to_bits()).collect();
+    let (kp, vp) = (tmp("k64.npy"), tmp("v32.npy"));
+    write_words(&kp, "<u8", &keys);
+    write_words(&vp, "<f4", &vals);
+    let (ko, vo) = (tmp("k64-sorted.npy"), tmp("v32-sorted.npy"));
+    let o = run(&[
+        "sort", "--in", kp.to_str().unwrap(), "--out", ko.to_str().unwrap(), "--values", vp.to_str().unwrap(), "--values-out",
+        vo.to_str().unwrap(), "--descending", "--bits", "8:56",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let ((kt, k), (vt, v)) = (read_words(&ko), read_words(&vo));
+    assert_eq!((kt, vt), (NpyType::U64, NpyType::F32));
+    let mut desc = SortDesc::new(KeyType::U64, n as u64);
+    desc.value_bytes = 4;
+    desc.descending = true;
+    desc.bits = (8, 56);
+    assert_eq!(sort::check(&desc, &keys, Some(&vals), &k, Some(&v)), None);
+
+    let out = tmp("never-sorted.npy");
+    let o = run(&["sort", "--in", kp.to_str().unwrap(), "--out", out.to_str().unwrap(), "--values", vp.to_str().unwrap()]);
+    assert_error(&o, "--values and --values-out go together", Some(&out));
+    let short = tmp("short.npy");
+    write_words(&short, "<u4", &[1, 2, 3]);
+    let o = run(&[
+        "sort", "--in", kp.to_str().unwrap(), "--out", out.to_str().unwrap(), "--values", short.to_str().unwrap(), "--values-out",
+        tmp("vo2.npy").to_str().unwrap(),
+    ]);
+    assert_error(&o, "3 values for 9001 keys", Some(&out));
+    let o = run(&["sort", "--in", kp.to_str().unwrap(), "--out", out.to_str().unwrap(), "--bits", "60:70"]);
+    assert_error(&o, "bit range 60:70", Some(&out));
+    let o = run(&["sort", "--in", kp.to_str().unwrap(), "--out", out.to_str().unwrap(), "--bits", "x"]);
+    assert_error(&o, "bad bit range 'x'", Some(&out));
 }

@@ -234,19 +234,51 @@ impl SortPlan {
     pub fn hist_bytes(&self) -> u64 {
         (MAX_PASSES * 256 + MAX_PASSES) * 4
     }
-    /// Tile ticket, debug counter and the look-back words (256 digits per tile).
-    pub fn state_bytes(&self) -> u64 {
+    /// Per pass: tile ticket, debug counter and the look-back words (256 digits per tile).
+    /// Each pass has its own region, so one fill before the sort resets every pass.
+    pub fn pass_state_bytes(&self) -> u64 {
         (4 + 256 * self.tiles as u64) * 4
+    }
+    pub fn state_bytes(&self) -> u64 {
+        self.pass_state_bytes() * self.desc.passes() as u64
     }
     /// Scratch sizes in bytes: (keys_alt, values_alt, hist, state).
     pub fn scratch_bytes(&self) -> (u64, u64, u64, u64) {
         (self.keys_bytes(), self.values_bytes().max(4), self.hist_bytes(), self.state_bytes())
     }
 
-    /// Record the whole sort: `keys_in` (and `values_in`) are only read; the result lands
-    /// in `keys_out` (and `values_out`). The caller orders earlier writes of the inputs before
-    /// this and later reads of the outputs after it. Resets its own scratch.
+    /// Every buffer that carries state from one sort to the next (histograms, tickets,
+    /// look-back words): zero them before each sort, followed by a transfer-to-compute
+    /// barrier ([`SortPlan::record`] does both).
+    pub fn record_reset(&self, rec: &mut Recorder, scratch: &SortScratch) {
+        rec.fill(scratch.hist.sub(0, self.hist_bytes()), 0);
+        if self.desc.n > 0 {
+            rec.fill(scratch.state.sub(0, self.state_bytes()), 0);
+        }
+    }
+
+    /// Reset, barrier, sort. `keys_in` (and `values_in`) are only read; the result lands in
+    /// `keys_out` (and `values_out`). The caller orders earlier writes of the inputs before
+    /// this and later reads of the outputs after it.
     pub fn record(
+        &self,
+        rec: &mut Recorder,
+        keys_in: BufferSlice,
+        keys_out: BufferSlice,
+        values: Option<(BufferSlice, BufferSlice)>,
+        scratch: &SortScratch,
+    ) -> Result<()> {
+        self.record_reset(rec, scratch);
+        let mut reset = vec![scratch.hist.sub(0, self.hist_bytes())];
+        if self.desc.n > 0 {
+            reset.push(scratch.state.sub(0, self.state_bytes()));
+        }
+        rec.barrier(&reset, Access::TransferWrite, Access::ComputeReadWrite, "sort: histograms and look-back zeroed");
+        self.record_sort(rec, keys_in, keys_out, values, scratch)
+    }
+
+    /// The sort alone, on scratch reset since the last sort.
+    pub fn record_sort(
         &self,
         rec: &mut Recorder,
         keys_in: BufferSlice,
@@ -279,14 +311,11 @@ impl SortPlan {
         }
         let (kb, vb) = (self.keys_bytes(), self.values_bytes().max(4));
         let hist = scratch.hist.sub(0, self.hist_bytes());
-        let state = scratch.state.sub(0, self.state_bytes());
         let passes = self.desc.passes();
         let lo = self.desc.bits.0;
         let last_bits = (self.desc.bits.1 - lo) - 8 * (passes - 1);
 
         // Upfront histogram of every pass, then digit offsets.
-        rec.fill(hist, 0);
-        rec.barrier(&[hist], Access::TransferWrite, Access::ComputeReadWrite, "sort: histograms zeroed");
         let push: [u32; 4] = [self.desc.n as u32, lo, passes, last_bits];
         let groups = (self.desc.policy.histogram_groups as u64).min(self.desc.n.div_ceil(256)) as u32;
         rec.dispatch(&self.histogram, &[keys_in.sub(0, kb), hist], bytemuck::bytes_of(&push), [groups.max(1), 1, 1])?;
@@ -309,13 +338,11 @@ impl SortPlan {
                 None => (scratch.values_alt, scratch.values_alt),
             };
             let (ks, kd, vs, vd) = (ks.sub(0, kb), kd.sub(0, kb), vs.sub(0, vb), vd.sub(0, vb));
-            rec.fill(state, 0);
-            rec.barrier(&[state], Access::TransferWrite, Access::ComputeReadWrite, "sort: ticket and look-back zeroed for the pass");
+            let state = scratch.state.sub(p as u64 * self.pass_state_bytes(), self.pass_state_bytes());
             let bits = if p + 1 == passes { last_bits } else { 8 };
             let push: [u32; 5] = [self.desc.n as u32, self.tiles, lo + 8 * p, bits, p];
             rec.dispatch_count(&self.pass, &[ks, kd, vs, vd, hist, state], bytemuck::bytes_of(&push), self.tiles)?;
-            rec.barrier(&[kd, vd, state], Access::ComputeReadWrite, Access::ComputeReadWrite, "sort: a pass's output is the next pass's input");
-            rec.barrier(&[state], Access::ComputeReadWrite, Access::TransferWrite, "sort: the next pass resets the look-back");
+            rec.barrier(&[kd, vd], Access::ComputeWrite, Access::ComputeReadWrite, "sort: a pass's output is the next pass's input");
         }
         Ok(())
     }
