@@ -14,6 +14,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ops: vec![ScanOp::Add],
         kinds: ScanKind::ALL.to_vec(),
         policies: vec![None],
+        keys: vec![],
+        values: vec![],
+        descending: vec![],
         opts: BenchOptions::for_device(&ctx),
     };
     let res = bench::run_sweep(&ctx, &sweep, &["cargo bench --bench scan".into()], |r| eprintln!("  {}", r.key()))?;

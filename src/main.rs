@@ -9,7 +9,7 @@ use clap::{Args, Parser, Subcommand};
 use vkprims::bench::{self, BenchOptions, Mode, Stop, Sweep, What};
 use vkprims::gpu::{self, Context, ContextOptions};
 use vkprims::prims::scan::{ScanDesc, ScanKind, ScanOp, ScanPlan, ScanPolicy};
-use vkprims::prims::sort::{SortDesc, SortPlan};
+use vkprims::prims::sort::{KeyType, SortDesc, SortPlan};
 use vkprims::prims::DType;
 use vkprims::{npy, selftest, Error};
 
@@ -132,8 +132,8 @@ enum Cmd {
 
 #[derive(Args)]
 struct BenchArgs {
-    /// What to measure: copy, scan (scan and reduce), all (every primitive built so far).
-    #[arg(value_parser = ["copy", "scan", "all"])]
+    /// What to measure: copy, scan (scan and reduce), sort, all (every primitive built so far).
+    #[arg(value_parser = ["copy", "scan", "sort", "all"])]
     what: String,
     /// Sizes: integers, powers (2^20) and ranges (2^16:2^28:2 steps the exponent,
     /// 1000:5000:1000 steps linearly), comma-separated. Default: 2^20,2^24,2^28 on GPUs,
@@ -146,6 +146,15 @@ struct BenchArgs {
     op: Vec<String>,
     #[arg(long, value_delimiter = ',', default_value = "u32")]
     dtype: Vec<String>,
+    /// Sort key types (u32, i32, f32, u64, i64, f64).
+    #[arg(long, value_delimiter = ',', default_value = "u32,u64")]
+    key: Vec<String>,
+    /// Sort value sizes in bytes: 0 (keys only), 4, 8.
+    #[arg(long, value_delimiter = ',', default_value = "0,4")]
+    values: Vec<u32>,
+    /// Sort directions: false (ascending), true (descending).
+    #[arg(long, value_delimiter = ',', default_value = "false")]
+    descending: Vec<bool>,
     /// Tuning policies to compare, WORKGROUPxVEC4_PER_LANE[xSPIN_LIMIT[xREDUCE_GROUPS]]
     /// (default: the tuned policy for each n).
     #[arg(long, value_delimiter = ',')]
@@ -210,8 +219,13 @@ fn run_bench(a: BenchArgs) -> vkprims::Result<ExitCode> {
     let what = match a.what.as_str() {
         "copy" => What::Copy,
         "scan" => What::Scan,
+        "sort" => What::Sort,
         _ => What::All,
     };
+    let keys = a.key.iter().map(|s| KeyType::parse(s)).collect::<vkprims::Result<Vec<_>>>()?;
+    if let Some(v) = a.values.iter().find(|v| ![0, 4, 8].contains(*v)) {
+        return Err(Error::Invalid(format!("--values {v}: value sizes are 0 (keys only), 4 or 8 bytes")));
+    }
     let kinds = a.kind.iter().map(|s| ScanKind::parse(s)).collect::<vkprims::Result<Vec<_>>>()?;
     let ops = a.op.iter().map(|s| ScanOp::parse(s)).collect::<vkprims::Result<Vec<_>>>()?;
     let dtypes = a.dtype.iter().map(|s| DType::parse(s)).collect::<vkprims::Result<Vec<_>>>()?;
@@ -247,6 +261,9 @@ fn run_bench(a: BenchArgs) -> vkprims::Result<ExitCode> {
         ops,
         kinds,
         policies,
+        keys,
+        values: a.values,
+        descending: a.descending,
         opts,
     };
     let o = &sweep.opts;

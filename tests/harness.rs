@@ -40,6 +40,9 @@ fn sweep(mode: Mode, stop: Stop) -> Sweep {
         ops: vec![ScanOp::Add],
         kinds: vec![ScanKind::Exclusive, ScanKind::Reduce],
         policies: vec![None],
+        keys: vec![],
+        values: vec![],
+        descending: vec![],
         opts,
     }
 }
@@ -91,7 +94,8 @@ fn adaptive_stopping_reports_its_criterion() {
 fn results_file_schema_compare_and_plot() {
     let (json, csv) = (tmp("a.json"), tmp("a.csv"));
     let o = vkprims(&[
-        "bench", "all", "--n", "2^12:2^14:2", "--kind", "exclusive,reduce", "--trials", "8", "--json", json.to_str().unwrap(),
+        "bench", "all", "--n", "2^12:2^14:2", "--kind", "exclusive,reduce", "--key", "u32", "--values", "4", "--trials", "8",
+        "--json", json.to_str().unwrap(),
         "--csv", csv.to_str().unwrap(), "--validate",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -101,17 +105,18 @@ fn results_file_schema_compare_and_plot() {
     let validator = jsonschema::validator_for(&schema).expect("a valid schema");
     let errors: Vec<String> = validator.iter_errors(&doc).map(|e| format!("{} at {}", e, e.instance_path)).collect();
     assert!(errors.is_empty(), "results file does not match its schema:\n{}", errors.join("\n"));
-    assert_eq!(doc["rows"].as_array().unwrap().len(), 2 * 4);
+    // Per size: two copies, two scans, one sort.
+    assert_eq!(doc["rows"].as_array().unwrap().len(), 2 * 5);
     assert!(doc["git_commit"].as_str().unwrap().len() >= 7 || doc["git_commit"] == "unknown");
     let csv_text = std::fs::read_to_string(&csv).unwrap();
-    assert_eq!(csv_text.lines().count(), 1 + 8);
+    assert_eq!(csv_text.lines().count(), 1 + 10);
     assert!(csv_text.starts_with("primitive,policy,n,mode"));
 
     // The same file compared with itself: "Same" everywhere, exit 0.
     let o = vkprims(&["compare", json.to_str().unwrap(), json.to_str().unwrap()]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{out}");
-    assert_eq!(out.matches("| Same |").count(), 8, "{out}");
+    assert_eq!(out.matches("| Same |").count(), 10, "{out}");
     // A doctored copy where every row is 1.5x slower: "Slower", exit 1.
     let mut slow = doc.clone();
     for r in slow["rows"].as_array_mut().unwrap() {
@@ -161,6 +166,36 @@ fn bad_axes_and_files_get_clear_errors() {
     let junk = tmp("junk.json");
     std::fs::write(&junk, "{\"rows\": 3}").unwrap();
     one_line(&vkprims(&["plot", junk.to_str().unwrap(), "--out", tmp("x.svg").to_str().unwrap()]), "not a vkprims results file");
-    let o = vkprims(&["bench", "sort"]);
+    let o = vkprims(&["bench", "multisplit"]);
     assert_eq!(o.status.code(), Some(2));
+    one_line(&vkprims(&["bench", "sort", "--key", "u16"]), "unsupported key type 'u16'");
+    one_line(&vkprims(&["bench", "sort", "--values", "2"]), "--values 2");
+}
+
+#[test]
+fn sort_rows_validate_and_no_reset_fails() {
+    let ctx = common::ctx();
+    let mut s = sweep(Mode::PerTrial, Stop::Trials(4));
+    s.what = What::Sort;
+    s.sizes = vec![5000];
+    s.keys = vec![vkprims::prims::sort::KeyType::I32, vkprims::prims::sort::KeyType::F64];
+    s.values = vec![0, 4];
+    s.descending = vec![false, true];
+    let res = bench::run_sweep(&ctx, &s, &[], |_| {}).unwrap();
+    assert_eq!(res.rows.len(), s.len());
+    assert!(res.rows.iter().all(|r| r.valid()), "{:?}", res.rows.iter().map(|r| &r.validation).collect::<Vec<_>>());
+    // 4 passes of i32 keys: 4 (histogram) + 4 x 2 x 4 bytes; pairs add 4 x 2 x 4.
+    let i32_keys = res.rows.iter().find(|r| r.primitive == "sort i32").unwrap();
+    assert_eq!(i32_keys.bytes_per_elem, 36.0);
+    let i32_pairs = res.rows.iter().find(|r| r.primitive == "sort i32 pairs 4B").unwrap();
+    assert_eq!(i32_pairs.bytes_per_elem, 68.0);
+    // Without resets the stale tickets leave the poisoned output in place.
+    s.opts.reset = false;
+    s.keys.truncate(1);
+    s.values.truncate(1);
+    s.descending.truncate(1);
+    let res = bench::run_sweep(&ctx, &s, &[], |_| {}).unwrap();
+    let sort_row = res.rows.iter().find(|r| r.primitive.starts_with("sort")).unwrap();
+    assert!(sort_row.validation.starts_with("FAILED"), "{}", sort_row.validation);
+    common::assert_no_validation_messages(&ctx);
 }

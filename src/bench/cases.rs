@@ -7,7 +7,8 @@ use super::{measure, Arena, BenchOptions, Measured, Row};
 use crate::error::Result;
 use crate::gpu::{Access, BufferSlice, Context, PipelineKey, Recorder};
 use crate::prims::scan::{self, ScanDesc, ScanKind, ScanPlan, ScanPolicy};
-use crate::testdata::{generate, Pattern};
+use crate::prims::sort::{self, SortDesc, SortPlan, SortScratch};
+use crate::testdata::{generate, sort_keys, KeyPattern, Pattern};
 
 const POISON: u32 = 0xDEAD_BEEF;
 const COPY_WORD: u32 = 0x0123_4567;
@@ -171,5 +172,83 @@ pub fn bench_scan(ctx: &Arc<Context>, arena: &mut Arena, desc: &ScanDesc, opts: 
     r.fallbacks = fallbacks;
     r.invocations = invocations;
     r.pipeline_stats = ctx.pipeline_stats(plan.pipeline())?;
+    Ok(r)
+}
+
+/// One sort row: random keys (values = input index), trials with resets of the histograms and
+/// look-back outside the timestamps, a validated last trial. The sort is out of place, so the
+/// input needs no restoring between trials.
+pub fn bench_sort(ctx: &Arc<Context>, arena: &mut Arena, desc: &SortDesc, opts: &BenchOptions) -> Result<Row> {
+    let mut desc = desc.clone();
+    desc.subgroup_size = opts.subgroup_size;
+    let plan = SortPlan::new(ctx, desc.clone())?;
+    let n = desc.n as usize;
+    let keys = sort_keys(KeyPattern::Random, desc.key, n, 42);
+    let values: Option<Vec<u32>> = match desc.value_bytes {
+        0 => None,
+        4 => Some((0..n as u32).collect()),
+        _ => Some((0..n as u32).flat_map(|i| [i, !i]).collect()),
+    };
+    let (kb, vb) = (plan.keys_bytes(), plan.values_bytes());
+    let kin = arena.upload_slot("sort keys in", &keys)?;
+    let vin = match &values {
+        Some(v) => Some(arena.upload_slot("sort values in", v)?),
+        None => None,
+    };
+    let kout = arena.slot("sort keys out", kb)?;
+    let vout = arena.slot("sort values out", vb)?;
+    let scratch = SortScratch {
+        keys_alt: arena.slot("sort keys alt", kb)?,
+        values_alt: arena.slot("sort values alt", vb)?,
+        hist: arena.slot("sort histograms", plan.hist_bytes())?,
+        state: arena.slot("sort look-back", plan.state_bytes())?,
+    };
+    let vals = vin.map(|vi| (vi, vout));
+    let written = [kout, vout, scratch.keys_alt, scratch.values_alt, scratch.hist, scratch.state];
+
+    let mut rec = Recorder::new(ctx, "initial reset")?;
+    plan.record_reset(&mut rec, &scratch);
+    rec.submit_and_wait()?;
+    drop(rec);
+    let mut between = |rec: &mut Recorder| -> Result<()> {
+        rec.barrier(&written, Access::ComputeReadWrite, Access::TransferWrite, "the previous trial is done before resets");
+        if opts.reset {
+            plan.record_reset(rec, &scratch);
+        }
+        rec.barrier(&written, Access::TransferWrite, Access::ComputeReadWrite, "resets visible to the trial");
+        Ok(())
+    };
+    let mut body = |rec: &mut Recorder| plan.record_sort(rec, kin, kout, vals, &scratch);
+    let m = measure(ctx, arena, &desc.label(), opts, &mut between, &mut body)?;
+
+    let mut rec = Recorder::new(ctx, format!("{} validation", desc.label()))?;
+    between(&mut rec)?;
+    rec.fill(kout, POISON);
+    rec.barrier(&[kout], Access::TransferWrite, Access::ComputeReadWrite, "poison written before the trial");
+    rec.begin_invocation_count()?;
+    body(&mut rec)?;
+    rec.end_invocation_count();
+    rec.barrier(&[kout, vout], Access::ComputeReadWrite, Access::TransferRead, "result read back");
+    rec.submit_and_wait()?;
+    drop(rec);
+    let got_k = arena.read(kout, kb)?;
+    let got_v = if values.is_some() { Some(arena.read(vout, vb)?) } else { None };
+    let validation = match sort::check(&desc, &keys, values.as_deref(), &got_k, got_v.as_deref()) {
+        None => "ok".to_string(),
+        Some(e) => format!("FAILED: {e}"),
+    };
+    // Bytes a sort must move per key: the histogram reads the keys once, each digit pass
+    // reads and writes keys and values.
+    let per_pass = 2.0 * (desc.key.bytes() as f64 + desc.value_bytes as f64);
+    let bytes = desc.key.bytes() as f64 + desc.passes() as f64 * per_pass;
+    let mut primitive = format!("sort {}", desc.key.name());
+    if desc.value_bytes > 0 {
+        primitive.push_str(&format!(" pairs {}B", desc.value_bytes));
+    }
+    if desc.descending {
+        primitive.push_str(" descending");
+    }
+    let mut r = row(primitive, desc.n, opts, m, bytes, validation);
+    r.policy = Some(format!("tile {} items {}", plan.tile_keys(), desc.policy.items));
     Ok(r)
 }

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{invalid, Result};
 use crate::gpu::{elapsed_ns, Access, Buffer, BufferSlice, Context, MemoryLocation, Recorder};
-pub use cases::{bench_copy, bench_scan};
+pub use cases::{bench_copy, bench_scan, bench_sort};
 pub use stats::Stats;
 pub use sweep::{default_sizes, parse_sizes, run_sweep, Results, Sweep, What};
 
@@ -137,6 +137,8 @@ pub struct Arena {
     cold: Option<(Buffer, Buffer)>,
     /// (length, hash) of what the input buffer holds.
     loaded: Option<(usize, u64)>,
+    /// Further named buffers (the sort's keys, values and scratch), grown on demand.
+    slots: std::collections::HashMap<&'static str, Buffer>,
 }
 
 const STAGING_BYTES: u64 = 64 << 20;
@@ -172,7 +174,30 @@ impl Arena {
             down: Buffer::new(ctx, staging, MemoryLocation::GpuToCpu, "bench staging (download)")?,
             cold,
             loaded: None,
+            slots: Default::default(),
         })
+    }
+
+    /// The named buffer, at least `bytes` long (reallocated when it is too small).
+    pub fn slot(&mut self, name: &'static str, bytes: u64) -> Result<BufferSlice> {
+        let bytes = bytes.max(4);
+        if self.slots.get(name).is_none_or(|b| b.size() < bytes) {
+            self.slots.remove(name);
+            self.slots.insert(name, Buffer::new(&self.ctx, bytes, MemoryLocation::GpuOnly, name)?);
+        }
+        Ok(self.slots[name].head(bytes))
+    }
+
+    /// Upload `words` into the named buffer (through the staging buffer, in chunks).
+    pub fn upload_slot(&mut self, name: &'static str, words: &[u32]) -> Result<BufferSlice> {
+        let dst = self.slot(name, words.len() as u64 * 4)?;
+        for (i, chunk) in bytemuck::cast_slice::<u32, u8>(words).chunks(self.up.size() as usize).enumerate() {
+            self.up.write(chunk)?;
+            let mut rec = Recorder::new(&self.ctx, "bench upload")?;
+            rec.copy(self.up.head(chunk.len() as u64), dst.sub(i as u64 * self.up.size(), chunk.len() as u64));
+            rec.submit_and_wait()?;
+        }
+        Ok(dst)
     }
 
     /// Make the input buffer start with `words` (uploaded unless it already does).

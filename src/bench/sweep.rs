@@ -4,10 +4,11 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::{bench_copy, bench_scan, Arena, BenchOptions, Row};
+use super::{bench_copy, bench_scan, bench_sort, Arena, BenchOptions, Row};
 use crate::error::{invalid, Error, Result};
 use crate::gpu::{Context, DeviceInfo};
 use crate::prims::scan::{ScanDesc, ScanKind, ScanOp, ScanPolicy};
+use crate::prims::sort::{KeyType, SortDesc};
 use crate::prims::DType;
 
 /// Which primitives a sweep covers. Copy rows (the references) come with every sweep.
@@ -16,7 +17,8 @@ use crate::prims::DType;
 pub enum What {
     Copy,
     Scan,
-    /// Every primitive built so far (today: scan and reduce).
+    Sort,
+    /// Every primitive built so far (scan, reduce, sort).
     All,
 }
 
@@ -29,17 +31,28 @@ pub struct Sweep {
     pub kinds: Vec<ScanKind>,
     /// `None`: the tuned policy for each n ([`ScanPolicy::for_n`]).
     pub policies: Vec<Option<ScanPolicy>>,
+    /// Sort axes: key types, value sizes (0: keys only) and directions.
+    #[serde(default)]
+    pub keys: Vec<KeyType>,
+    #[serde(default)]
+    pub values: Vec<u32>,
+    #[serde(default)]
+    pub descending: Vec<bool>,
     pub opts: BenchOptions,
 }
 
 impl Sweep {
     /// Rows the sweep will produce (for progress).
     pub fn len(&self) -> usize {
-        let scans = match self.what {
+        let scans = self.dtypes.len() * self.ops.len() * self.kinds.len() * self.policies.len();
+        let sorts = self.keys.len() * self.values.len() * self.descending.len();
+        let per_n = match self.what {
             What::Copy => 0,
-            _ => self.dtypes.len() * self.ops.len() * self.kinds.len() * self.policies.len(),
+            What::Scan => scans,
+            What::Sort => sorts,
+            What::All => scans + sorts,
         };
-        self.sizes.len() * (2 + scans)
+        self.sizes.len() * (2 + per_n)
     }
     pub fn is_empty(&self) -> bool {
         self.len() == 0
@@ -135,7 +148,7 @@ pub fn run_sweep(ctx: &Arc<Context>, sweep: &Sweep, command: &[String], mut prog
         let copies = bench_copy(ctx, &mut arena, n, &sweep.opts)?;
         let best = copies.iter().map(|r| r.gbps).fold(0.0, f64::max);
         let mut at_n = copies;
-        if sweep.what != What::Copy {
+        if matches!(sweep.what, What::Scan | What::All) {
             for &dt in &sweep.dtypes {
                 for &op in &sweep.ops {
                     for &kind in &sweep.kinds {
@@ -146,6 +159,18 @@ pub fn run_sweep(ctx: &Arc<Context>, sweep: &Sweep, command: &[String], mut prog
                             }
                             at_n.push(bench_scan(ctx, &mut arena, &desc, &sweep.opts)?);
                         }
+                    }
+                }
+            }
+        }
+        if matches!(sweep.what, What::Sort | What::All) {
+            for &key in &sweep.keys {
+                for &value_bytes in &sweep.values {
+                    for &descending in &sweep.descending {
+                        let mut desc = SortDesc::new(key, n);
+                        desc.value_bytes = value_bytes;
+                        desc.descending = descending;
+                        at_n.push(bench_sort(ctx, &mut arena, &desc, &sweep.opts)?);
                     }
                 }
             }
