@@ -80,7 +80,7 @@ fn forced_fallback_and_many_tiles() {
             check(&d, KeyPattern::Random, period as u64);
         }
     }
-    let mut d = SortDesc::new(KeyType::U32, 1_000_003);
+    let mut d = SortDesc::new(KeyType::U32, 3_000_017);
     d.value_bytes = 4;
     check(&d, KeyPattern::Random, 11);
     common::assert_no_validation_messages(&ctx);
