@@ -359,9 +359,12 @@ pub fn measure(
             let sample = match opts.mode {
                 Mode::PerTrial => elapsed_ns(ctx, ts[t], ts[t + 1]),
                 Mode::Batch => {
+                    // Trials with resets minus the resets alone. Where the resets are as slow
+                    // as everything (tiny work on a CPU device), the difference is noise:
+                    // the sample is held at one timestamp tick, the resolution floor.
                     let with = elapsed_ns(ctx, ts[t], ts[t + 1]);
                     let resets = elapsed_ns(ctx, ts[t + 2], ts[t + 3]);
-                    ((with - resets) / opts.batch_size as f64).max(0.0)
+                    ((with - resets) / opts.batch_size as f64).max(ctx.info().timestamp_period_ns as f64)
                 }
             };
             samples.push(sample);
