@@ -468,6 +468,16 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
             if stats && !ctx.capabilities().pipeline_executable_info {
                 println!("{} does not report compiler statistics (no VK_KHR_pipeline_executable_properties)", ctx.info().name);
             }
+            let show = |pipeline: &vkprims::gpu::Pipeline, what: String| -> vkprims::Result<()> {
+                let mut line = format!("{} ({what})", pipeline.key.shader);
+                if stats {
+                    for st in ctx.pipeline_stats(pipeline)? {
+                        line.push_str(&format!(" | {}: {}", st.name, st.value));
+                    }
+                }
+                println!("{line}");
+                Ok(())
+            };
             for dt in DType::ALL {
                 for op in ScanOp::ALL {
                     for kind in ScanKind::ALL {
@@ -476,24 +486,18 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                             desc.pin_subgroup_size(&ctx, dev.subgroup_size);
                             let plan = ScanPlan::new(&ctx, desc)?;
                             let p = plan.desc().policy;
-                            let mut line = format!(
-                                "{} ({} {} {}) wg {} vec {} tile {}",
-                                plan.pipeline().key.shader,
-                                kind.name(),
-                                op.name(),
-                                dt,
-                                p.workgroup_size,
-                                p.vec_per_lane,
-                                p.tile_elems()
-                            );
-                            if stats {
-                                for st in ctx.pipeline_stats(plan.pipeline())? {
-                                    line.push_str(&format!(" | {}: {}", st.name, st.value));
-                                }
-                            }
-                            println!("{line}");
+                            show(plan.pipeline(), format!("{} {} {}, wg {} vec {}, tile {}", kind.name(), op.name(), dt, p.workgroup_size, p.vec_per_lane, p.tile_elems()))?;
                         }
                     }
+                }
+            }
+            for key in KeyType::ALL {
+                for value_bytes in [0, 4, 8] {
+                    let mut desc = SortDesc::new(key, 1 << 20);
+                    desc.value_bytes = value_bytes;
+                    desc.subgroup_size = dev.subgroup_size;
+                    let plan = SortPlan::new(&ctx, desc)?;
+                    show(plan.binning_pipeline(), format!("sort {} values {value_bytes}B, tile {}", key.name(), plan.tile_keys()))?;
                 }
             }
         }

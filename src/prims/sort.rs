@@ -221,6 +221,10 @@ impl SortPlan {
     pub fn tiles(&self) -> u32 {
         self.tiles
     }
+    /// The digit-pass kernel (for its compiler statistics).
+    pub fn binning_pipeline(&self) -> &Arc<Pipeline> {
+        &self.pass
+    }
     pub fn tile_keys(&self) -> u64 {
         self.workgroup_size as u64 * self.desc.policy.items as u64
     }
