@@ -87,6 +87,22 @@ fn forced_fallback_and_many_tiles() {
 }
 
 #[test]
+fn pinned_subgroup_size() {
+    let ctx = common::ctx();
+    if !ctx.capabilities().subgroup_size_control {
+        return;
+    }
+    let sg = ctx.info().subgroup.default_size;
+    for key in [KeyType::U32, KeyType::I64] {
+        let mut d = SortDesc::new(key, 25_000);
+        d.subgroup_size = Some(sg);
+        d.value_bytes = 4;
+        check(&d, KeyPattern::Random, 3);
+    }
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
 fn bad_requests() {
     let ctx = common::ctx();
     let err = |d: SortDesc| SortPlan::new(&ctx, d).err().expect("refused").to_string();

@@ -188,18 +188,27 @@ impl SortPlan {
         if (tiles * tile) >> 32 != 0 {
             return invalid(format!("{what}: n too large for 32-bit indexing"));
         }
+        // Each pass binds its look-back words (one per digit per tile) as one range.
+        let pass_state = (4 + 256 * tiles) * 4;
+        if pass_state > ctx.max_storage_buffer_range() {
+            return invalid(format!(
+                "{what}: the look-back state of {tiles} tiles ({pass_state} bytes) exceeds this device's maxStorageBufferRange ({} bytes)",
+                ctx.max_storage_buffer_range()
+            ));
+        }
         let kw = if desc.key.wide() { "k64" } else { "k32" };
         let kind = desc.key.kind();
         let desc_flag = desc.descending as u32;
         let histogram = ctx.pipeline(PipelineKey {
             shader: if desc.key.wide() { "sort_histogram_k64" } else { "sort_histogram_k32" },
-            spec: vec![256, kind, desc_flag],
+            // 128 invocations: a workgroup even a pinned subgroup size of 4 allows.
+            spec: vec![128, kind, desc_flag],
             subgroup_size: desc.subgroup_size,
             bindings: 2,
             push_bytes: 16,
         })?;
         let offsets =
-            ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![256], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
+            ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
         let vw = match desc.value_bytes {
             0 => 0,
             4 => 1,
