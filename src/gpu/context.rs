@@ -421,17 +421,38 @@ impl Context {
         let limits = unsafe { instance.get_physical_device_properties(physical) }.limits;
         let queue = unsafe { device.get_device_queue(queue_family, queue_index) };
         let calibration = caps.calibrated_timestamps.then(|| ash::ext::calibrated_timestamps::Device::new(&instance, &device));
-        let allocator = Allocator::new(&AllocatorCreateDesc {
+        // On failure, destroy what this context would have owned (nothing of a host's).
+        let cleanup = |e: Error| {
+            if owns_device {
+                unsafe {
+                    device.destroy_device(None);
+                    if let Some(d) = &debug {
+                        d.loader.destroy_debug_utils_messenger(d.messenger, None);
+                        drop(Arc::from_raw(d.sink));
+                    }
+                    instance.destroy_instance(None);
+                }
+            }
+            e
+        };
+        let allocator = match Allocator::new(&AllocatorCreateDesc {
             instance: instance.clone(),
             device: device.clone(),
             physical_device: physical,
             debug_settings: Default::default(),
             buffer_device_address: false,
             allocation_sizes: Default::default(),
-        })
-        .map_err(|e| Error::Alloc { what: "the allocator".into(), msg: e.to_string() })?;
-        let pipeline_cache = unsafe { device.create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None) }
-            .ctx(|| "vkCreatePipelineCache".into())?;
+        }) {
+            Ok(a) => a,
+            Err(e) => return Err(cleanup(Error::Alloc { what: "the allocator".into(), msg: e.to_string() })),
+        };
+        let pipeline_cache = match unsafe { device.create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None) } {
+            Ok(c) => c,
+            Err(e) => {
+                drop(allocator);
+                return Err(cleanup(Err::<(), _>(e).ctx(|| "vkCreatePipelineCache".into()).unwrap_err()));
+            }
+        };
         Ok(Arc::new(Context {
             entry,
             instance,
