@@ -462,13 +462,39 @@ pub fn gather(words: &[u32], width: usize, order: &[usize]) -> Vec<u32> {
 }
 
 /// Compare a GPU result with the reference; `None` when it passes (bit for bit).
+///
+/// Where the values are the input indices (the first value word of element i is i, as in the
+/// tests and benchmarks), the check runs in O(n) without sorting on the host: the indices
+/// must be a permutation, every key must be the input key at its index, the masked order keys
+/// must be non-decreasing and equal ones must keep increasing indices. Those conditions hold
+/// for exactly one output, the stable sort. Keys alone over all bits compare sorted order
+/// keys. Otherwise the output is compared with a stable host sort.
 pub fn check(desc: &SortDesc, keys: &[u32], values: Option<&[u32]>, got_keys: &[u32], got_values: Option<&[u32]>) -> Option<String> {
-    let order = reference_order(desc, keys);
     let kw = (desc.key.bytes() / 4) as usize;
-    let want = gather(keys, kw, &order);
-    if got_keys.len() != want.len() {
-        return Some(format!("{} key words returned, {} expected", got_keys.len(), want.len()));
+    let n = desc.n as usize;
+    if got_keys.len() != n * kw {
+        return Some(format!("{} key words returned, {} expected", got_keys.len(), n * kw));
     }
+    if let (Some(v), Some(g)) = (values, got_values) {
+        let vw = desc.value_bytes as usize / 4;
+        if g.len() != n * vw {
+            return Some(format!("{} value words returned, {} expected", g.len(), n * vw));
+        }
+        if (0..n).all(|i| v[i * vw] == i as u32) {
+            return check_indexed(desc, keys, v, got_keys, g);
+        }
+    }
+    if values.is_none() && desc.bits == (0, desc.key.bits()) {
+        // Keys only, all bits: the order key is a bijection, so equal order keys are equal
+        // keys and comparing sorted order keys compares the keys (no stable host sort).
+        let mut want: Vec<u64> = (0..n).map(|i| order_key(desc.key, desc.descending, keys, i)).collect();
+        want.sort_unstable();
+        return (0..n).find(|&i| order_key(desc.key, desc.descending, got_keys, i) != want[i]).map(|i| {
+            format!("key {i}: order key {:#x}, want {:#x}", order_key(desc.key, desc.descending, got_keys, i), want[i])
+        });
+    }
+    let order = reference_order(desc, keys);
+    let want = gather(keys, kw, &order);
     if let Some(w) = (0..want.len()).find(|&w| got_keys[w] != want[w]) {
         return Some(format!("key {}: got word {:#x}, want {:#x}", w / kw, got_keys[w], want[w]));
     }
@@ -480,4 +506,90 @@ pub fn check(desc: &SortDesc, keys: &[u32], values: Option<&[u32]>, got_keys: &[
         }
     }
     None
+}
+
+/// The O(n) check of [`check`] for values whose first word is the input index.
+fn check_indexed(desc: &SortDesc, keys: &[u32], values: &[u32], got_keys: &[u32], got_values: &[u32]) -> Option<String> {
+    let (kw, vw, n) = ((desc.key.bytes() / 4) as usize, desc.value_bytes as usize / 4, desc.n as usize);
+    let (lo, hi) = desc.bits;
+    let mask = if hi - lo >= 64 { u64::MAX } else { (1u64 << (hi - lo)) - 1 };
+    let mut seen = vec![false; n];
+    let mut prev: Option<(u64, usize)> = None;
+    for i in 0..n {
+        let j = got_values[i * vw] as usize;
+        if j >= n || std::mem::replace(&mut seen[j], true) {
+            return Some(format!("value {i}: index {j} is out of range or repeated (not a permutation)"));
+        }
+        if got_keys[i * kw..(i + 1) * kw] != keys[j * kw..(j + 1) * kw] || got_values[i * vw..(i + 1) * vw] != values[j * vw..(j + 1) * vw] {
+            return Some(format!("element {i}: key or value differs from input element {j} it claims to be"));
+        }
+        let k = (order_key(desc.key, desc.descending, keys, j) >> lo) & mask;
+        if let Some((pk, pj)) = prev {
+            if k < pk {
+                return Some(format!("element {i}: order key {k:#x} after {pk:#x} (not sorted)"));
+            }
+            if k == pk && j < pj {
+                return Some(format!("element {i}: input index {j} after {pj} with an equal key (not stable)"));
+            }
+        }
+        prev = Some((k, j));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A correct result, then one broken in each way, through both check paths.
+    #[test]
+    fn check_catches_unsorted_unstable_and_non_permutations() {
+        let mut d = SortDesc::new(KeyType::I32, 6);
+        d.value_bytes = 4;
+        let keys: Vec<u32> = [3i32, -1, 3, 7, -1, 0].iter().map(|&k| k as u32).collect();
+        let idx: Vec<u32> = (0..6).collect();
+        let order = reference_order(&d, &keys);
+        assert_eq!(order, vec![1, 4, 5, 0, 2, 3]); // stable: -1 (1), -1 (4), 0, 3 (0), 3 (2), 7
+        let gk = gather(&keys, 1, &order);
+        let gv = gather(&idx, 1, &order);
+        let other: Vec<u32> = idx.iter().map(|i| i * 3 + 1).collect(); // not indices: host-sort path
+        let go = gather(&other, 1, &order);
+        assert_eq!(check(&d, &keys, Some(&idx), &gk, Some(&gv)), None);
+        assert_eq!(check(&d, &keys, Some(&other), &gk, Some(&go)), None);
+        let mut ko = d.clone();
+        ko.value_bytes = 0;
+        assert_eq!(check(&ko, &keys, None, &gk, None), None);
+        // Equal keys swapped: unstable.
+        let (mut uk, mut uv, mut uo) = (gk.clone(), gv.clone(), go.clone());
+        uk.swap(0, 1);
+        uv.swap(0, 1);
+        uo.swap(0, 1);
+        assert!(check(&d, &keys, Some(&idx), &uk, Some(&uv)).unwrap().contains("not stable"));
+        assert!(check(&d, &keys, Some(&other), &uk, Some(&uo)).is_some());
+        // Different keys swapped: unsorted.
+        let (mut sk, mut sv) = (gk.clone(), gv.clone());
+        sk.swap(2, 3);
+        sv.swap(2, 3);
+        assert!(check(&d, &keys, Some(&idx), &sk, Some(&sv)).unwrap().contains("not sorted"));
+        assert!(check(&ko, &keys, None, &sk, None).is_some());
+        // A repeated index.
+        let mut rv = gv.clone();
+        rv[1] = rv[0];
+        assert!(check(&d, &keys, Some(&idx), &gk, Some(&rv)).unwrap().contains("not a permutation"));
+        // Descending and a bit range through the order key.
+        let mut dd = d.clone();
+        dd.descending = true;
+        dd.bits = (1, 32);
+        let o = reference_order(&dd, &keys);
+        assert_eq!(check(&dd, &keys, Some(&idx), &gather(&keys, 1, &o), Some(&gather(&idx, 1, &o))), None);
+    }
+
+    #[test]
+    fn float_order_is_total() {
+        let f = |x: f32| x.to_bits();
+        let keys = [f(1.0), f(-0.0), f(f32::NAN), f(0.0), f(-f32::NAN), f(f32::NEG_INFINITY), f(-1.0)];
+        let d = SortDesc::new(KeyType::F32, keys.len() as u64);
+        let sorted = gather(&keys, 1, &reference_order(&d, &keys));
+        assert_eq!(sorted, vec![f(-f32::NAN), f(f32::NEG_INFINITY), f(-1.0), f(-0.0), f(0.0), f(1.0), f(f32::NAN)]);
+    }
 }
