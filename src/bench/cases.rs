@@ -38,6 +38,30 @@ fn row(primitive: String, n: u64, opts: &BenchOptions, m: Measured, bytes_per_el
     }
 }
 
+/// The validation trial after the timed ones: what precedes every trial, the output
+/// poisoned, the trial inside an invocation count, and its results made readable. `access` is
+/// how the trial touches its outputs. Returns the (expected, counted) invocations.
+fn validation_trial(
+    ctx: &Arc<Context>,
+    what: &str,
+    between: &mut dyn FnMut(&mut Recorder) -> Result<()>,
+    body: &mut dyn FnMut(&mut Recorder) -> Result<()>,
+    poison: BufferSlice,
+    results: &[BufferSlice],
+    access: Access,
+) -> Result<Option<(u64, u64)>> {
+    let mut rec = Recorder::new(ctx, format!("{what} validation"))?;
+    between(&mut rec)?;
+    rec.fill(poison, POISON);
+    rec.barrier(&[poison], Access::TransferWrite, access, "poison written before the trial");
+    rec.begin_invocation_count()?;
+    body(&mut rec)?;
+    rec.end_invocation_count();
+    rec.barrier(results, access, Access::TransferRead, "results read back");
+    rec.submit_and_wait()?;
+    rec.invocations()
+}
+
 /// Check that every word of `got` is `want`.
 fn check_fill(got: &[u32], want: u32) -> String {
     match got.iter().position(|&w| w != want) {
@@ -92,17 +116,11 @@ pub fn bench_copy(ctx: &Arc<Context>, arena: &mut Arena, n: u64, opts: &BenchOpt
             Ok(())
         };
         let m = measure(ctx, arena, name, opts, &mut between, &mut body)?;
-        // Validation trial: poison the destination, copy once more, compare.
-        let mut rec = Recorder::new(ctx, format!("{name} validation"))?;
-        between(&mut rec)?;
-        rec.fill(d, POISON);
-        rec.barrier(&[d], Access::TransferWrite, write, "poison written before the copy");
-        body(&mut rec)?;
-        rec.barrier(&[d], write, Access::TransferRead, "copy result read back");
-        rec.submit_and_wait()?;
-        drop(rec);
+        let invocations = validation_trial(ctx, name, &mut between, &mut body, d, &[d], write)?;
         let validation = check_fill(&arena.read(d, n * 4)?, COPY_WORD);
-        rows.push(row(name.into(), n, opts, m, 8.0, validation));
+        let mut r = row(name.into(), n, opts, m, 8.0, validation);
+        r.invocations = invocations;
+        rows.push(r);
     }
     Ok(rows)
 }
@@ -141,19 +159,8 @@ pub fn bench_scan(ctx: &Arc<Context>, arena: &mut Arena, desc: &ScanDesc, opts: 
     let mut body = |rec: &mut Recorder| plan.record_dispatch(rec, i, o, st);
     let m = measure(ctx, arena, &desc.label(), opts, &mut between, &mut body)?;
 
-    // Validation trial: the same resets (or none, with --no-reset), a poisoned output, and an
-    // invocation count.
-    let mut rec = Recorder::new(ctx, format!("{} validation", desc.label()))?;
-    between(&mut rec)?;
-    rec.fill(o, POISON);
-    rec.barrier(&[o], Access::TransferWrite, Access::ComputeWrite, "poison written before the trial");
-    rec.begin_invocation_count()?;
-    body(&mut rec)?;
-    rec.end_invocation_count();
-    rec.barrier(&[o, st], Access::ComputeReadWrite, Access::TransferRead, "result and counters read back");
-    rec.submit_and_wait()?;
-    let invocations = rec.invocations()?;
-    drop(rec);
+    // The same resets (or none, with --no-reset) before the validation trial.
+    let invocations = validation_trial(ctx, &desc.label(), &mut between, &mut body, o, &[o, st], Access::ComputeReadWrite)?;
     let got = arena.read(o, plan.output_bytes())?;
     let validation = match scan::check(&desc, &input, &got) {
         None => "ok".to_string(),
@@ -221,16 +228,7 @@ pub fn bench_sort(ctx: &Arc<Context>, arena: &mut Arena, desc: &SortDesc, opts: 
     let mut body = |rec: &mut Recorder| plan.record_sort(rec, kin, kout, vals, &scratch);
     let m = measure(ctx, arena, &desc.label(), opts, &mut between, &mut body)?;
 
-    let mut rec = Recorder::new(ctx, format!("{} validation", desc.label()))?;
-    between(&mut rec)?;
-    rec.fill(kout, POISON);
-    rec.barrier(&[kout], Access::TransferWrite, Access::ComputeReadWrite, "poison written before the trial");
-    rec.begin_invocation_count()?;
-    body(&mut rec)?;
-    rec.end_invocation_count();
-    rec.barrier(&[kout, vout], Access::ComputeReadWrite, Access::TransferRead, "result read back");
-    rec.submit_and_wait()?;
-    drop(rec);
+    let invocations = validation_trial(ctx, &desc.label(), &mut between, &mut body, kout, &[kout, vout], Access::ComputeReadWrite)?;
     let got_k = arena.read(kout, kb)?;
     let got_v = if values.is_some() { Some(arena.read(vout, vb)?) } else { None };
     let validation = match sort::check(&desc, &keys, values.as_deref(), &got_k, got_v.as_deref()) {
@@ -250,5 +248,6 @@ pub fn bench_sort(ctx: &Arc<Context>, arena: &mut Arena, desc: &SortDesc, opts: 
     }
     let mut r = row(primitive, desc.n, opts, m, bytes, validation);
     r.policy = Some(format!("tile {} items {}", plan.tile_keys(), desc.policy.items));
+    r.invocations = invocations;
     Ok(r)
 }
