@@ -48,6 +48,22 @@ fn variants() -> Vec<Variant> {
         }
     }
     v.push(Variant { name: "sort_offsets".into(), file: "sort/offsets.comp", defines: vec![] });
+    // Multisplit: key width x value words (the bucket source is a spec constant).
+    for k64 in [0, 1] {
+        let kw = if k64 == 1 { "k64" } else { "k32" };
+        v.push(Variant {
+            name: format!("multisplit_histogram_{kw}"),
+            file: "multisplit/histogram.comp",
+            defines: vec![("KEY64", k64.to_string()), ("VALUE_WORDS", "0".into())],
+        });
+        for vw in [0, 1, 2] {
+            v.push(Variant {
+                name: format!("multisplit_{kw}_v{vw}"),
+                file: "multisplit/multisplit.comp",
+                defines: vec![("KEY64", k64.to_string()), ("VALUE_WORDS", vw.to_string())],
+            });
+        }
+    }
     v.push(Variant { name: "probe".into(), file: "probe/probe.comp", defines: vec![] });
     v.push(Variant { name: "copy".into(), file: "bench/copy.comp", defines: vec![] });
     v

@@ -9,6 +9,7 @@ use clap::{Args, Parser, Subcommand};
 use vkprims::bench::{self, BenchOptions, Mode, Stop, Sweep, What};
 use vkprims::gpu::{self, Context, ContextOptions};
 use vkprims::prims::scan::{ScanDesc, ScanKind, ScanOp, ScanPlan, ScanPolicy};
+use vkprims::prims::multisplit::{self, BucketSource, MultisplitDesc, MultisplitPlan};
 use vkprims::prims::sort::{KeyType, SortDesc, SortPlan};
 use vkprims::prims::DType;
 use vkprims::{npy, selftest, Error};
@@ -87,6 +88,33 @@ enum Cmd {
         /// Sort by bits LO..HI of the key only (like CUB's begin_bit/end_bit).
         #[arg(long)]
         bits: Option<String>,
+        #[command(flatten)]
+        dev: DeviceArgs,
+    },
+    /// Stable multisplit of a 1-D .npy array into 2..=256 buckets by a bucket-id array, a bit
+    /// field of the key, or sorted splitters; optional values and bucket offsets (B + 1 u32).
+    Multisplit {
+        #[arg(long = "in")]
+        input: PathBuf,
+        #[arg(long = "out")]
+        output: PathBuf,
+        /// u32 bucket ids, one per key (with --buckets).
+        #[arg(long, requires = "buckets", conflicts_with_all = ["bits", "splitters"])]
+        bucket_ids: Option<PathBuf>,
+        #[arg(long)]
+        buckets: Option<u32>,
+        /// Bits LO:HI of the raw key: 2^(HI-LO) buckets.
+        #[arg(long, conflicts_with = "splitters")]
+        bits: Option<String>,
+        /// Sorted splitters of the keys' dtype: splitters + 1 buckets.
+        #[arg(long)]
+        splitters: Option<PathBuf>,
+        #[arg(long)]
+        values: Option<PathBuf>,
+        #[arg(long = "values-out")]
+        values_out: Option<PathBuf>,
+        #[arg(long = "offsets-out")]
+        offsets_out: Option<PathBuf>,
         #[command(flatten)]
         dev: DeviceArgs,
     },
@@ -403,6 +431,65 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                 npy::write_words(&path, t, &v)?;
             }
         }
+        Cmd::Multisplit { input, output, bucket_ids, buckets, bits, splitters, values, values_out, offsets_out, dev } => {
+            let keys = npy::NpyInput::open(&input)?;
+            let key = keys.dtype.key_type();
+            let (source, aux) = match (&bucket_ids, buckets, &bits, &splitters) {
+                (Some(p), Some(b), None, None) => {
+                    let ids = npy::NpyInput::open(p)?;
+                    if ids.dtype != npy::NpyType::U32 {
+                        return Err(Error::Invalid(format!("{}: bucket ids must be uint32 ('<u4'), not '{}'", p.display(), ids.dtype.descr())));
+                    }
+                    (BucketSource::Ids { buckets: b }, Some(ids))
+                }
+                (None, _, Some(b), None) => {
+                    let bad = || Error::Invalid(format!("bad bit field '{b}' (LO:HI, e.g. 0:8)"));
+                    let (lo, hi) = b.split_once(':').ok_or_else(bad)?;
+                    (BucketSource::Bits { lo: lo.trim().parse().map_err(|_| bad())?, hi: hi.trim().parse().map_err(|_| bad())? }, None)
+                }
+                (None, _, None, Some(p)) => {
+                    let s = npy::NpyInput::open(p)?;
+                    if s.dtype != keys.dtype {
+                        return Err(Error::Invalid(format!("{}: splitters must have the keys' dtype '{}'", p.display(), keys.dtype.descr())));
+                    }
+                    (BucketSource::Splitters { count: s.n as u32 }, Some(s))
+                }
+                _ => return Err(Error::Invalid("give one bucket source: --bucket-ids with --buckets, --bits or --splitters".into())),
+            };
+            let vals = match (&values, &values_out) {
+                (Some(v), Some(_)) => Some(npy::NpyInput::open(v)?),
+                (None, None) => None,
+                _ => return Err(Error::Invalid("--values and --values-out go together".into())),
+            };
+            for (what, len) in [("values", vals.as_ref().map(|v| v.n)), ("bucket ids", aux.as_ref().filter(|_| bucket_ids.is_some()).map(|a| a.n))] {
+                if let Some(len) = len.filter(|&l| l != keys.n) {
+                    return Err(Error::Invalid(format!("{len} {what} for {} keys in {}", keys.n, input.display())));
+                }
+            }
+            let mut desc = MultisplitDesc::new(key, keys.n, source);
+            desc.value_bytes = vals.as_ref().map_or(0, |v| v.dtype.bytes() as u32);
+            desc.subgroup_size = dev.subgroup_size;
+            // Headers, then the device's limits, then the data and its checks: all before GPU work.
+            let ctx = dev.open()?;
+            let plan = MultisplitPlan::new(&ctx, desc.clone())?;
+            let key_dtype = keys.dtype;
+            let key_words = keys.read_words()?;
+            let aux_words = aux.map(|a| a.read_words()).transpose()?;
+            multisplit::check_aux(&desc, aux_words.as_deref())?;
+            let (val_type, val_words) = match vals {
+                Some(v) => (Some(v.dtype), Some(v.read_words()?)),
+                None => (None, None),
+            };
+            let (k, v, o) = plan.run(&ctx, &key_words, val_words.as_deref(), aux_words.as_deref())?;
+            check_validation(&ctx)?;
+            npy::write_words(&output, key_dtype, &k)?;
+            if let (Some(path), Some(t), Some(v)) = (values_out, val_type, v) {
+                npy::write_words(&path, t, &v)?;
+            }
+            if let Some(path) = offsets_out {
+                npy::write_words(&path, npy::NpyType::U32, &o)?;
+            }
+        }
         Cmd::Selftest { dev, max_n, json } => {
             let ctx = dev.open()?;
             println!("device: {} ({}), driver {} {}", ctx.info().name, ctx.info().device_type, ctx.info().driver_name, ctx.info().driver_version);
@@ -411,6 +498,7 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
             if probe_ok {
                 checks.extend(selftest::scan_checks(&ctx, dev.subgroup_size, max_n)?);
                 checks.extend(selftest::sort_checks(&ctx, dev.subgroup_size, max_n)?);
+                checks.extend(selftest::multisplit_checks(&ctx, dev.subgroup_size, max_n)?);
             } else {
                 checks.push(selftest::Check {
                     name: "primitives".into(),

@@ -190,3 +190,53 @@ pub fn sort_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -
     }
     Ok(checks)
 }
+
+/// Multisplit against a stable CPU partition: each bucket source, several bucket counts,
+/// keys and pairs, the forced fallback.
+pub fn multisplit_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -> Result<Vec<Check>> {
+    use crate::prims::multisplit::{self, BucketSource, MultisplitDesc, MultisplitPlan};
+    use crate::prims::sort::KeyType;
+    use crate::testdata::{sort_keys, KeyPattern};
+    let mut checks = Vec::new();
+    for (i, &n) in [0u64, 1, 4097, 100_003, 1_000_003].iter().enumerate() {
+        if n > max_n {
+            continue;
+        }
+        for (j, b) in [2u32, 16, 256].into_iter().enumerate() {
+            let key = [KeyType::U32, KeyType::F64, KeyType::I32][(i + j) % 3];
+            let keys = sort_keys(KeyPattern::Random, key, n as usize, n + b as u64);
+            let ids: Vec<u32> = (0..n as u32).map(|x| x.wrapping_mul(2_654_435_761) % b).collect();
+            let mut splitters: Vec<u32> = sort_keys(KeyPattern::Random, key, b as usize - 1, b as u64);
+            let kw = (key.bytes() / 4) as usize;
+            let mut idx: Vec<usize> = (0..b as usize - 1).collect();
+            idx.sort_by_key(|&s| crate::prims::sort::order_key(key, false, &splitters, s));
+            splitters = crate::prims::sort::gather(&splitters, kw, &idx);
+            let sources = [
+                (BucketSource::Bits { lo: 3, hi: 3 + b.trailing_zeros() }, None),
+                (BucketSource::Ids { buckets: b }, Some(ids.as_slice())),
+                (BucketSource::Splitters { count: b - 1 }, Some(splitters.as_slice())),
+            ];
+            for (k, (source, aux)) in sources.into_iter().enumerate() {
+                let mut d = MultisplitDesc::new(key, n, source);
+                d.subgroup_size = subgroup_size;
+                d.value_bytes = [0, 4, 8][k];
+                d.force_fallback_period = if n > 50_000 && k == 1 { 3 } else { 0 };
+                let values: Option<Vec<u32>> = match d.value_bytes {
+                    0 => None,
+                    4 => Some((0..n as u32).collect()),
+                    _ => Some((0..n as u32).flat_map(|x| [x, !x]).collect()),
+                };
+                let name = format!("{}{}", d.label(), if d.force_fallback_period > 0 { " forced-fallback" } else { "" });
+                let result = MultisplitPlan::new(ctx, d.clone()).and_then(|p| p.run(ctx, &keys, values.as_deref(), aux));
+                checks.push(match result {
+                    Ok((gk, gv, go)) => match multisplit::check(&d, &keys, values.as_deref(), aux, (&gk, gv.as_deref(), &go)) {
+                        None => Check { name, ok: true, detail: String::new() },
+                        Some(e) => Check { name, ok: false, detail: e },
+                    },
+                    Err(e) => Check { name, ok: false, detail: e.to_string() },
+                });
+            }
+        }
+    }
+    Ok(checks)
+}

@@ -236,3 +236,64 @@ fn sort_keys_and_pairs_through_npy() {
     let o = run(&["sort", "--in", kp.to_str().unwrap(), "--out", out.to_str().unwrap(), "--bits", "x"]);
     assert_error(&o, "bad bit range 'x'", Some(&out));
 }
+
+#[test]
+fn multisplit_through_npy() {
+    use vkprims::prims::multisplit::{self, BucketSource, MultisplitDesc};
+    let n = 7_001usize;
+    let keys = vkprims::testdata::sort_keys(vkprims::testdata::KeyPattern::Random, KeyType::F32, n, 2);
+    let ids: Vec<u32> = (0..n as u32).map(|i| (i * 7919) % 37).collect();
+    let vals: Vec<u32> = (0..n as u32).collect();
+    let (kp, ip, vp) = (tmp("ms-k.npy"), tmp("ms-ids.npy"), tmp("ms-v.npy"));
+    write_words(&kp, "<f4", &keys);
+    write_words(&ip, "<u4", &ids);
+    write_words(&vp, "<u4", &vals);
+    let (ko, vo, oo) = (tmp("ms-k-out.npy"), tmp("ms-v-out.npy"), tmp("ms-off.npy"));
+    let o = run(&[
+        "multisplit", "--in", kp.to_str().unwrap(), "--bucket-ids", ip.to_str().unwrap(), "--buckets", "37", "--out",
+        ko.to_str().unwrap(), "--values", vp.to_str().unwrap(), "--values-out", vo.to_str().unwrap(), "--offsets-out",
+        oo.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut d = MultisplitDesc::new(KeyType::F32, n as u64, BucketSource::Ids { buckets: 37 });
+    d.value_bytes = 4;
+    let (k, v, off) = (read_words(&ko).1, read_words(&vo).1, read_words(&oo).1);
+    assert_eq!(off.len(), 38);
+    assert_eq!(multisplit::check(&d, &keys, Some(&vals), Some(&ids), (&k, Some(&v), &off)), None);
+
+    // Splitters from the keys, sorted by totalOrder; and a bit field.
+    let mut s: Vec<u32> = keys[..15].to_vec();
+    s.sort_by_key(|&w| vkprims::prims::scan::f32_order_key(w));
+    let sp = tmp("ms-split.npy");
+    write_words(&sp, "<f4", &s);
+    let o = run(&["multisplit", "--in", kp.to_str().unwrap(), "--splitters", sp.to_str().unwrap(), "--out", ko.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let d = MultisplitDesc::new(KeyType::F32, n as u64, BucketSource::Splitters { count: 15 });
+    let (order, offsets) = multisplit::reference(&d, &keys, Some(&s));
+    assert_eq!(read_words(&ko).1, vkprims::prims::sort::gather(&keys, 1, &order));
+    assert_eq!(offsets.len(), 17);
+    let o = run(&["multisplit", "--in", kp.to_str().unwrap(), "--bits", "28:32", "--out", ko.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+
+    // Errors: one line, exit 2, no output.
+    let out = tmp("ms-never.npy");
+    let bad_ids: Vec<u32> = (0..n as u32).map(|i| if i == 500 { 37 } else { 0 }).collect();
+    let bp = tmp("ms-bad-ids.npy");
+    write_words(&bp, "<u4", &bad_ids);
+    let o = run(&["multisplit", "--in", kp.to_str().unwrap(), "--bucket-ids", bp.to_str().unwrap(), "--buckets", "37", "--out", out.to_str().unwrap()]);
+    assert_error(&o, "bucket id 37 at element 500 is not below 37", Some(&out));
+    let mut unsorted = s.clone();
+    unsorted.swap(0, 14);
+    let up = tmp("ms-unsorted.npy");
+    write_words(&up, "<f4", &unsorted);
+    let o = run(&["multisplit", "--in", kp.to_str().unwrap(), "--splitters", up.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_error(&o, "splitters are not sorted", Some(&out));
+    let short = tmp("ms-short.npy");
+    write_words(&short, "<u4", &[1, 2]);
+    let o = run(&["multisplit", "--in", kp.to_str().unwrap(), "--bucket-ids", short.to_str().unwrap(), "--buckets", "4", "--out", out.to_str().unwrap()]);
+    assert_error(&o, "2 bucket ids for 7001 keys", Some(&out));
+    let o = run(&["multisplit", "--in", kp.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_error(&o, "give one bucket source", Some(&out));
+    let o = run(&["multisplit", "--in", kp.to_str().unwrap(), "--bits", "0:9", "--out", out.to_str().unwrap()]);
+    assert_error(&o, "512 buckets", Some(&out));
+}

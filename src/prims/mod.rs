@@ -1,6 +1,7 @@
 //! The primitives. Each module holds a plan (checked before recording), `record` into a
 //! caller's command buffer, a `run` convenience and the plain CPU `reference`.
 
+pub mod multisplit;
 pub mod scan;
 pub mod sort;
 

@@ -158,44 +158,13 @@ impl SortPlan {
         if lo >= hi || hi > desc.key.bits() {
             return invalid(format!("{what}: bit range {lo}:{hi} must satisfy lo < hi <= {}", desc.key.bits()));
         }
-        if ![0, 4, 8].contains(&desc.value_bytes) {
-            return invalid(format!("{what}: values must be 4 or 8 bytes, not {}", desc.value_bytes));
-        }
-        if desc.n > MAX_N {
-            return invalid(format!("{what}: n = {} exceeds {MAX_N}, the most the 30-bit look-back counts allow", desc.n));
-        }
-        super::check_len(ctx, &what, desc.n, desc.key.bytes().max(desc.value_bytes as u64))?;
-        if desc.key.wide() && !ctx.capabilities().shader_int64 {
-            return Err(Error::Unsupported { device: ctx.info().name.clone(), what: format!("shaderInt64 (needed by {what})") });
-        }
-        if desc.force_fallback_period == 1 {
-            return invalid(format!("{what}: force_fallback_period must be 0 (off) or at least 2"));
-        }
-        let p = desc.policy;
-        if [p.workgroup_size, p.items, p.spin_limit, p.histogram_groups].contains(&0) {
-            return invalid(format!("{what}: policy values must be positive ({p:?})"));
-        }
-        require_subgroup_ops(ctx, &what, &["basic", "ballot"])?;
-        // At most 16 subgroups (digit-counter rows) and at least 64 invocations (4 digits each).
-        let sg = &ctx.info().subgroup;
-        let min_sg = desc.subgroup_size.unwrap_or(sg.min_size);
-        let workgroup_size = p.workgroup_size.min(MAX_SUBGROUPS * min_sg).max(64);
-        if workgroup_size % sg.max_size.max(min_sg) != 0 || workgroup_size / min_sg > MAX_SUBGROUPS {
-            return invalid(format!("{what}: no workgroup size fits subgroup sizes {}..{}", sg.min_size, sg.max_size));
-        }
-        let tile = workgroup_size as u64 * p.items as u64;
-        let tiles = desc.n.div_ceil(tile);
-        if (tiles * tile) >> 32 != 0 {
-            return invalid(format!("{what}: n too large for 32-bit indexing"));
-        }
-        // Each pass binds its look-back words (one per digit per tile) as one range.
-        let pass_state = (4 + 256 * tiles) * 4;
-        if pass_state > ctx.max_storage_buffer_range() {
-            return invalid(format!(
-                "{what}: the look-back state of {tiles} tiles ({pass_state} bytes) exceeds this device's maxStorageBufferRange ({} bytes)",
-                ctx.max_storage_buffer_range()
-            ));
-        }
+        let (workgroup_size, tiles) = binning_geometry(
+            ctx,
+            &what,
+            BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size },
+            desc.force_fallback_period,
+            &desc.policy,
+        )?;
         let kw = if desc.key.wide() { "k64" } else { "k32" };
         let kind = desc.key.kind();
         let desc_flag = desc.descending as u32;
@@ -216,12 +185,12 @@ impl SortPlan {
         };
         let pass = ctx.pipeline(PipelineKey {
             shader: pass_shader(kw, vw),
-            spec: vec![workgroup_size, p.items, kind, desc_flag, desc.force_fallback_period, p.spin_limit],
+            spec: vec![workgroup_size, desc.policy.items, kind, desc_flag, desc.force_fallback_period, desc.policy.spin_limit],
             subgroup_size: desc.subgroup_size,
             bindings: 6,
             push_bytes: 20,
         })?;
-        Ok(SortPlan { desc, workgroup_size, tiles: tiles as u32, histogram, offsets, pass })
+        Ok(SortPlan { desc, workgroup_size, tiles, histogram, offsets, pass })
     }
 
     pub fn desc(&self) -> &SortDesc {
@@ -405,6 +374,65 @@ impl SortPlan {
         Ok((k, v))
     }
 
+}
+
+/// What a binning pass moves: the elements and their payload.
+pub(crate) struct BinningInput {
+    pub key: KeyType,
+    pub value_bytes: u32,
+    pub n: u64,
+    pub subgroup_size: Option<u32>,
+}
+
+/// The checks and geometry every binning pass (sort, multisplit) shares: value size, the
+/// 30-bit counts, buffer limits, shaderInt64, the debug switch, the policy, subgroup
+/// operations, and the workgroup (at most 16 subgroups, at least 64 invocations) and tile
+/// count. Returns (workgroup size, tiles).
+pub(crate) fn binning_geometry(
+    ctx: &Context,
+    what: &str,
+    input: BinningInput,
+    force_fallback_period: u32,
+    p: &SortPolicy,
+) -> Result<(u32, u32)> {
+    if ![0, 4, 8].contains(&input.value_bytes) {
+        return invalid(format!("{what}: values must be 4 or 8 bytes, not {}", input.value_bytes));
+    }
+    if input.n > MAX_N {
+        return invalid(format!("{what}: n = {} exceeds {MAX_N}, the most the 30-bit look-back counts allow", input.n));
+    }
+    super::check_len(ctx, what, input.n, input.key.bytes().max(input.value_bytes as u64))?;
+    if input.key.wide() && !ctx.capabilities().shader_int64 {
+        return Err(Error::Unsupported { device: ctx.info().name.clone(), what: format!("shaderInt64 (needed by {what})") });
+    }
+    if force_fallback_period == 1 {
+        return invalid(format!("{what}: force_fallback_period must be 0 (off) or at least 2"));
+    }
+    if [p.workgroup_size, p.items, p.spin_limit, p.histogram_groups].contains(&0) {
+        return invalid(format!("{what}: policy values must be positive ({p:?})"));
+    }
+    require_subgroup_ops(ctx, what, &["basic", "ballot"])?;
+    // At most 16 subgroups (bucket-counter rows) and at least 64 invocations (4 buckets each).
+    let sg = &ctx.info().subgroup;
+    let min_sg = input.subgroup_size.unwrap_or(sg.min_size);
+    let workgroup_size = p.workgroup_size.min(MAX_SUBGROUPS * min_sg).max(64);
+    if workgroup_size % sg.max_size.max(min_sg) != 0 || workgroup_size / min_sg > MAX_SUBGROUPS {
+        return invalid(format!("{what}: no workgroup size fits subgroup sizes {}..{}", sg.min_size, sg.max_size));
+    }
+    let tile = workgroup_size as u64 * p.items as u64;
+    let tiles = input.n.div_ceil(tile);
+    if (tiles * tile) >> 32 != 0 {
+        return invalid(format!("{what}: n too large for 32-bit indexing"));
+    }
+    // Each pass binds its look-back words (one per bucket per tile) as one range.
+    let pass_state = (4 + 256 * tiles) * 4;
+    if pass_state > ctx.max_storage_buffer_range() {
+        return invalid(format!(
+            "{what}: the look-back state of {tiles} tiles ({pass_state} bytes) exceeds this device's maxStorageBufferRange ({} bytes)",
+            ctx.max_storage_buffer_range()
+        ));
+    }
+    Ok((workgroup_size, tiles as u32))
 }
 
 fn pass_shader(kw: &str, vw: u32) -> &'static str {

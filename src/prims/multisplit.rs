@@ -1,0 +1,426 @@
+//! Stable multisplit into 2..=256 buckets (GPU kernels: glsl/multisplit/ on the shared
+//! binning pass, glsl/sort/binning.glsl). The output holds bucket 0's elements, then bucket
+//! 1's, and so on, each in input order, plus the bucket offsets (B + 1 words, an exclusive
+//! prefix of the counts ending with n).
+//!
+//! The bucket of an element comes from a bit field of the raw key (B = 2^(hi - lo)), a u32
+//! bucket-id array (every id must be < B), or B - 1 splitters sorted by the key's order
+//! (bucket = how many splitters are <= the key; floats in IEEE 754 totalOrder). More than 256
+//! buckets (composed passes) and the atomic ranking are not built yet.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::sort::{binning_geometry, order_key, BinningInput, KeyType, SortPolicy};
+use crate::error::{invalid, Result};
+use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BucketSource {
+    /// Bits lo..hi of the raw key.
+    Bits { lo: u32, hi: u32 },
+    /// A u32 bucket id per element, each < `buckets`.
+    Ids { buckets: u32 },
+    /// `count` splitters, sorted by the key's order: `count + 1` buckets.
+    Splitters { count: u32 },
+}
+
+impl BucketSource {
+    pub fn buckets(&self) -> u64 {
+        match *self {
+            BucketSource::Bits { lo, hi } => 1u64 << hi.saturating_sub(lo).min(63),
+            BucketSource::Ids { buckets } => buckets as u64,
+            BucketSource::Splitters { count } => count as u64 + 1,
+        }
+    }
+    fn spec(&self) -> u32 {
+        match self {
+            BucketSource::Bits { .. } => 0,
+            BucketSource::Ids { .. } => 1,
+            BucketSource::Splitters { .. } => 2,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MultisplitDesc {
+    pub key: KeyType,
+    /// 0 (keys only), 4 or 8.
+    pub value_bytes: u32,
+    pub n: u64,
+    pub source: BucketSource,
+    pub subgroup_size: Option<u32>,
+    /// Debug: forces the decoupled fallback on every period-th tile (>= 2), as in the sort.
+    pub force_fallback_period: u32,
+    pub policy: SortPolicy,
+}
+
+impl MultisplitDesc {
+    pub fn new(key: KeyType, n: u64, source: BucketSource) -> Self {
+        MultisplitDesc { key, value_bytes: 0, n, source, subgroup_size: None, force_fallback_period: 0, policy: SortPolicy::default() }
+    }
+    pub fn label(&self) -> String {
+        let v = if self.value_bytes > 0 { format!(" pairs({}B)", self.value_bytes) } else { String::new() };
+        let src = match self.source {
+            BucketSource::Bits { lo, hi } => format!("bits {lo}:{hi}"),
+            BucketSource::Ids { buckets } => format!("ids, {buckets} buckets"),
+            BucketSource::Splitters { count } => format!("{count} splitters"),
+        };
+        format!("multisplit {}{v} ({src}) n={}", self.key.name(), self.n)
+    }
+}
+
+/// Scratch besides the caller's buffers (allocate once, reuse).
+pub struct MultisplitScratch {
+    /// Bucket histogram and offsets.
+    pub hist: BufferSlice,
+    /// Tile ticket and look-back words.
+    pub state: BufferSlice,
+    /// At least 4 bytes: bound in place of values for keys-only splits.
+    pub dummy: BufferSlice,
+}
+
+pub struct MultisplitPlan {
+    desc: MultisplitDesc,
+    tiles: u32,
+    tile_keys: u64,
+    histogram: Arc<Pipeline>,
+    offsets: Arc<Pipeline>,
+    pass: Arc<Pipeline>,
+}
+
+const MAX_PASSES: u64 = 8;
+
+impl MultisplitPlan {
+    pub fn new(ctx: &Context, desc: MultisplitDesc) -> Result<MultisplitPlan> {
+        let what = desc.label();
+        let b = desc.source.buckets();
+        if let BucketSource::Bits { lo, hi } = desc.source {
+            if lo >= hi || hi > desc.key.bits() {
+                return invalid(format!("{what}: bit field {lo}:{hi} must satisfy lo < hi <= {}", desc.key.bits()));
+            }
+        }
+        if !(2..=256).contains(&b) {
+            return invalid(format!("{what}: {b} buckets; one pass splits into 2 to 256 (composing passes for more is not built yet)"));
+        }
+        // A multisplit is one binning pass: the sort's checks and geometry.
+        let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
+        let (wg, tiles) = binning_geometry(ctx, &what, input, desc.force_fallback_period, &desc.policy)?;
+        let kw = if desc.key.wide() { "k64" } else { "k32" };
+        let kind = match desc.key {
+            KeyType::U32 | KeyType::U64 => 0,
+            KeyType::I32 | KeyType::I64 => 1,
+            _ => 2,
+        };
+        let src = desc.source.spec();
+        let histogram = ctx.pipeline(PipelineKey {
+            shader: if desc.key.wide() { "multisplit_histogram_k64" } else { "multisplit_histogram_k32" },
+            spec: vec![128, kind, 0, src],
+            subgroup_size: desc.subgroup_size,
+            bindings: 3,
+            push_bytes: 16,
+        })?;
+        let offsets =
+            ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
+        let vw = desc.value_bytes / 4;
+        let shader = match (kw, vw) {
+            ("k32", 0) => "multisplit_k32_v0",
+            ("k32", 1) => "multisplit_k32_v1",
+            ("k32", _) => "multisplit_k32_v2",
+            ("k64", 0) => "multisplit_k64_v0",
+            ("k64", 1) => "multisplit_k64_v1",
+            _ => "multisplit_k64_v2",
+        };
+        let pass = ctx.pipeline(PipelineKey {
+            shader,
+            spec: vec![wg, desc.policy.items, kind, 0, desc.force_fallback_period, desc.policy.spin_limit, src],
+            subgroup_size: desc.subgroup_size,
+            bindings: 7,
+            push_bytes: 20,
+        })?;
+        Ok(MultisplitPlan { tiles, tile_keys: wg as u64 * desc.policy.items as u64, desc, histogram, offsets, pass })
+    }
+
+    pub fn desc(&self) -> &MultisplitDesc {
+        &self.desc
+    }
+    pub fn buckets(&self) -> u32 {
+        self.desc.source.buckets() as u32
+    }
+    pub fn tile_keys(&self) -> u64 {
+        self.tile_keys
+    }
+    pub fn keys_bytes(&self) -> u64 {
+        self.desc.n * self.desc.key.bytes()
+    }
+    pub fn values_bytes(&self) -> u64 {
+        self.desc.n * self.desc.value_bytes as u64
+    }
+    /// Bucket ids (n words) or splitters (B - 1 keys); none for a bit field.
+    pub fn aux_bytes(&self) -> u64 {
+        match self.desc.source {
+            BucketSource::Bits { .. } => 0,
+            BucketSource::Ids { .. } => self.desc.n * 4,
+            BucketSource::Splitters { count } => count as u64 * self.desc.key.bytes(),
+        }
+    }
+    /// B + 1 u32 offsets.
+    pub fn offsets_bytes(&self) -> u64 {
+        (self.buckets() as u64 + 1) * 4
+    }
+    pub fn hist_bytes(&self) -> u64 {
+        (MAX_PASSES * 256 + MAX_PASSES) * 4
+    }
+    pub fn state_bytes(&self) -> u64 {
+        (4 + 256 * self.tiles as u64) * 4
+    }
+
+    /// Zero the histogram and look-back state (before every split, then a barrier).
+    pub fn record_reset(&self, rec: &mut Recorder, scratch: &MultisplitScratch) {
+        rec.fill(scratch.hist.sub(0, self.hist_bytes()), 0);
+        rec.fill(scratch.state.sub(0, self.state_bytes()), 0);
+    }
+
+    /// Reset, barrier, split. Inputs are only read; `offsets_out` (B + 1 words) is optional.
+    #[allow(clippy::too_many_arguments)]
+    pub fn record(
+        &self,
+        rec: &mut Recorder,
+        keys_in: BufferSlice,
+        keys_out: BufferSlice,
+        values: Option<(BufferSlice, BufferSlice)>,
+        aux: Option<BufferSlice>,
+        offsets_out: Option<BufferSlice>,
+        scratch: &MultisplitScratch,
+    ) -> Result<()> {
+        self.record_reset(rec, scratch);
+        let reset = [scratch.hist.sub(0, self.hist_bytes()), scratch.state.sub(0, self.state_bytes())];
+        rec.barrier(&reset, Access::TransferWrite, Access::ComputeReadWrite, "multisplit: histogram and look-back zeroed");
+        self.record_split(rec, keys_in, keys_out, values, aux, offsets_out, scratch)
+    }
+
+    /// The split alone, on scratch reset since the last split.
+    #[allow(clippy::too_many_arguments)]
+    pub fn record_split(
+        &self,
+        rec: &mut Recorder,
+        keys_in: BufferSlice,
+        keys_out: BufferSlice,
+        values: Option<(BufferSlice, BufferSlice)>,
+        aux: Option<BufferSlice>,
+        offsets_out: Option<BufferSlice>,
+        scratch: &MultisplitScratch,
+    ) -> Result<()> {
+        let what = self.desc.label();
+        let need = |name: &str, s: BufferSlice, bytes: u64| -> Result<()> {
+            if s.size < bytes {
+                return invalid(format!("{what}: {name} holds {} bytes, needs {bytes}", s.size));
+            }
+            Ok(())
+        };
+        need("keys_in", keys_in, self.keys_bytes())?;
+        need("keys_out", keys_out, self.keys_bytes())?;
+        need("hist", scratch.hist, self.hist_bytes())?;
+        need("state", scratch.state, self.state_bytes())?;
+        need("dummy", scratch.dummy, 4)?;
+        if (self.desc.value_bytes > 0) != values.is_some() {
+            return invalid(format!("{what}: values given {} but the plan has value_bytes {}", values.is_some(), self.desc.value_bytes));
+        }
+        if let Some((vi, vo)) = values {
+            need("values_in", vi, self.values_bytes())?;
+            need("values_out", vo, self.values_bytes())?;
+        }
+        let needs_aux = !matches!(self.desc.source, BucketSource::Bits { .. });
+        if needs_aux != aux.is_some() {
+            return invalid(format!("{what}: bucket ids or splitters given {} but the source needs them: {needs_aux}", aux.is_some()));
+        }
+        if let Some(a) = aux {
+            need("bucket ids / splitters", a, self.aux_bytes())?;
+        }
+        if let Some(o) = offsets_out {
+            need("offsets_out", o, self.offsets_bytes())?;
+        }
+        let hist = scratch.hist.sub(0, self.hist_bytes());
+        let b = self.buckets();
+        let (shift, bits) = match self.desc.source {
+            BucketSource::Bits { lo, hi } => (lo, hi - lo),
+            _ => (0, 0),
+        };
+        if self.desc.n > 0 {
+            let aux_slice = aux.map_or(scratch.dummy.sub(0, 4), |a| a.sub(0, self.aux_bytes().max(4).min(a.size)));
+            let kb = self.keys_bytes();
+            let push: [u32; 4] = [self.desc.n as u32, shift, bits, b];
+            let groups = self.desc.n.div_ceil(128).min(self.desc.policy.histogram_groups as u64) as u32;
+            rec.dispatch(&self.histogram, &[keys_in.sub(0, kb), hist, aux_slice], bytemuck::bytes_of(&push), [groups, 1, 1])?;
+            rec.barrier(&[hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "multisplit: histogram complete before the scan");
+            rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&(self.desc.n as u32)), [1, 1, 1])?;
+            rec.barrier(&[hist], Access::ComputeWrite, Access::ComputeRead, "multisplit: bucket offsets ready");
+            let vb = self.values_bytes().max(4);
+            let (vi, vo) = values.unwrap_or((scratch.dummy, scratch.dummy));
+            let state = scratch.state.sub(0, self.state_bytes());
+            let push: [u32; 5] = [self.desc.n as u32, self.tiles, shift, bits, b];
+            let bufs = [keys_in.sub(0, kb), keys_out.sub(0, kb), vi.sub(0, vb.min(vi.size)), vo.sub(0, vb.min(vo.size)), hist, state, aux_slice];
+            rec.dispatch_count(&self.pass, &bufs, bytemuck::bytes_of(&push), self.tiles)?;
+        }
+        if let Some(o) = offsets_out {
+            // Offsets 0..B from the scanned histogram, then n.
+            let before = if self.desc.n > 0 { Access::ComputeRead } else { Access::TransferWrite };
+            rec.barrier(&[hist], before, Access::TransferRead, "multisplit: offsets copied out");
+            rec.copy(hist.sub(0, b as u64 * 4), o.sub(0, b as u64 * 4));
+            rec.fill(o.sub(b as u64 * 4, 4), self.desc.n as u32);
+        }
+        Ok(())
+    }
+
+    /// Upload, split, download: (keys, values, offsets).
+    pub fn run(&self, ctx: &Arc<Context>, keys: &[u32], values: Option<&[u32]>, aux: Option<&[u32]>) -> Result<(Vec<u32>, Option<Vec<u32>>, Vec<u32>)> {
+        let what = self.desc.label();
+        let (kw, vw) = ((self.desc.key.bytes() / 4) as usize, self.desc.value_bytes as usize / 4);
+        let n = self.desc.n as usize;
+        if keys.len() != n * kw {
+            return invalid(format!("{what}: {} key words given", keys.len()));
+        }
+        if let Some(v) = values {
+            if v.len() != n * vw {
+                return invalid(format!("{what}: values hold {} elements, keys {n}", v.len() / vw.max(1)));
+            }
+        }
+        check_aux(&self.desc, aux)?;
+        let kin = gpu::upload(ctx, bytemuck::cast_slice(keys), "multisplit keys")?;
+        let kout = Buffer::new(ctx, self.keys_bytes(), MemoryLocation::GpuOnly, "multisplit output")?;
+        let hist = Buffer::new(ctx, self.hist_bytes(), MemoryLocation::GpuOnly, "multisplit histogram")?;
+        let state = Buffer::new(ctx, self.state_bytes(), MemoryLocation::GpuOnly, "multisplit look-back")?;
+        let dummy = Buffer::new(ctx, 4, MemoryLocation::GpuOnly, "multisplit unused binding")?;
+        let offs = Buffer::new(ctx, self.offsets_bytes(), MemoryLocation::GpuOnly, "multisplit offsets")?;
+        let abuf = match aux {
+            Some(a) => Some(gpu::upload(ctx, bytemuck::cast_slice(a), "multisplit ids or splitters")?),
+            None => None,
+        };
+        let vbufs = match values {
+            Some(v) => Some((
+                gpu::upload(ctx, bytemuck::cast_slice(v), "multisplit values")?,
+                Buffer::new(ctx, self.values_bytes(), MemoryLocation::GpuOnly, "multisplit values out")?,
+            )),
+            None => None,
+        };
+        let scratch = MultisplitScratch { hist: hist.slice(), state: state.slice(), dummy: dummy.slice() };
+        let mut rec = Recorder::new(ctx, what.clone())?;
+        self.record(
+            &mut rec,
+            kin.slice(),
+            kout.slice(),
+            vbufs.as_ref().map(|v| (v.0.slice(), v.1.slice())),
+            abuf.as_ref().map(|a| a.slice()),
+            Some(offs.slice()),
+            &scratch,
+        )?;
+        let mut outs = vec![kout.slice()];
+        if let Some(v) = &vbufs {
+            outs.push(v.1.slice());
+        }
+        rec.barrier(&outs, Access::ComputeWrite, Access::TransferRead, "multisplit output copied to the host");
+        rec.barrier(&[offs.slice()], Access::TransferWrite, Access::TransferRead, "offsets copied to the host");
+        rec.submit_and_wait()?;
+        drop(rec);
+        let k: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu::download(ctx, kout.head(self.keys_bytes()))?);
+        let v = match &vbufs {
+            Some(v) => Some(bytemuck::pod_collect_to_vec(&gpu::download(ctx, v.1.head(self.values_bytes()))?)),
+            None => None,
+        };
+        let o = bytemuck::pod_collect_to_vec(&gpu::download(ctx, offs.slice())?);
+        Ok((k, v, o))
+    }
+}
+
+/// Bucket ids below B, splitters sorted: checked before any GPU work.
+pub fn check_aux(desc: &MultisplitDesc, aux: Option<&[u32]>) -> Result<()> {
+    let what = desc.label();
+    match (desc.source, aux) {
+        (BucketSource::Bits { .. }, None) => Ok(()),
+        (BucketSource::Ids { buckets }, Some(ids)) => {
+            if ids.len() as u64 != desc.n {
+                return invalid(format!("{what}: {} bucket ids for {} elements", ids.len(), desc.n));
+            }
+            match ids.iter().position(|&id| id >= buckets) {
+                Some(i) => invalid(format!("{what}: bucket id {} at element {i} is not below {buckets}", ids[i])),
+                None => Ok(()),
+            }
+        }
+        (BucketSource::Splitters { count }, Some(s)) => {
+            let kw = (desc.key.bytes() / 4) as usize;
+            if s.len() != count as usize * kw {
+                return invalid(format!("{what}: {} splitter words for {count} splitters", s.len()));
+            }
+            match (1..count as usize).find(|&i| order_key(desc.key, false, s, i - 1) > order_key(desc.key, false, s, i)) {
+                Some(i) => invalid(format!("{what}: splitters are not sorted (splitter {i} is below splitter {})", i - 1)),
+                None => Ok(()),
+            }
+        }
+        _ => invalid(format!("{what}: the bucket source and the ids/splitters given do not match")),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// CPU reference
+
+/// The bucket of element `i` (the same definitions as glsl/multisplit/buckets.glsl).
+pub fn bucket_of(desc: &MultisplitDesc, keys: &[u32], aux: Option<&[u32]>, i: usize) -> u32 {
+    match desc.source {
+        BucketSource::Bits { lo, hi } => {
+            let raw = if desc.key.wide() { keys[2 * i] as u64 | (keys[2 * i + 1] as u64) << 32 } else { keys[i] as u64 };
+            ((raw >> lo) & ((1u64 << (hi - lo)) - 1)) as u32
+        }
+        BucketSource::Ids { .. } => aux.unwrap()[i],
+        BucketSource::Splitters { count } => {
+            let s = aux.unwrap();
+            let k = order_key(desc.key, false, keys, i);
+            (0..count as usize).filter(|&j| order_key(desc.key, false, s, j) <= k).count() as u32
+        }
+    }
+}
+
+/// The stable partition: (element order, offsets with B + 1 entries).
+pub fn reference(desc: &MultisplitDesc, keys: &[u32], aux: Option<&[u32]>) -> (Vec<usize>, Vec<u32>) {
+    let b = desc.source.buckets() as usize;
+    let buckets: Vec<u32> = (0..desc.n as usize).map(|i| bucket_of(desc, keys, aux, i)).collect();
+    let mut counts = vec![0u32; b + 1];
+    for &x in &buckets {
+        counts[x as usize + 1] += 1;
+    }
+    for i in 1..=b {
+        counts[i] += counts[i - 1];
+    }
+    let mut order: Vec<usize> = (0..desc.n as usize).collect();
+    order.sort_by_key(|&i| buckets[i]);
+    (order, counts)
+}
+
+/// Compare a GPU result with [`reference`] bit for bit; `None` when it passes.
+pub fn check(
+    desc: &MultisplitDesc,
+    keys: &[u32],
+    values: Option<&[u32]>,
+    aux: Option<&[u32]>,
+    got: (&[u32], Option<&[u32]>, &[u32]),
+) -> Option<String> {
+    let (order, offsets) = reference(desc, keys, aux);
+    let kw = (desc.key.bytes() / 4) as usize;
+    if got.2 != offsets.as_slice() {
+        let i = (0..offsets.len()).find(|&i| got.2.get(i) != Some(&offsets[i])).unwrap_or(0);
+        return Some(format!("offset {i}: got {:?}, want {}", got.2.get(i), offsets[i]));
+    }
+    let want = super::sort::gather(keys, kw, &order);
+    if let Some(w) = (0..want.len()).find(|&w| got.0.get(w) != Some(&want[w])) {
+        return Some(format!("key {}: got {:?}, want {:#x}", w / kw, got.0.get(w), want[w]));
+    }
+    if let (Some(v), Some(g)) = (values, got.1) {
+        let vw = desc.value_bytes as usize / 4;
+        let want = super::sort::gather(v, vw, &order);
+        if let Some(w) = (0..want.len()).find(|&w| g.get(w) != Some(&want[w])) {
+            return Some(format!("value {} (stability): got {:?}, want {:#x}", w / vw, g.get(w), want[w]));
+        }
+    }
+    None
+}

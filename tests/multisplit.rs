@@ -1,0 +1,126 @@
+//! Stable multisplit against a CPU stable partition: every bucket source, 2 to 256 buckets,
+//! keys and pairs (values = input index: stability is exact), awkward sizes, one bucket
+//! holding everything, empty and skewed buckets, forced fallback; validation layer on.
+
+mod common;
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use vkprims::prims::multisplit::{self, BucketSource, MultisplitDesc, MultisplitPlan};
+use vkprims::prims::sort::KeyType;
+use vkprims::testdata::{sort_keys, KeyPattern};
+
+/// Bucket ids: uniform, all in one bucket, or skewed (most in bucket 0, some buckets empty).
+fn ids(n: usize, buckets: u32, shape: u32, seed: u64) -> Vec<u32> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    (0..n)
+        .map(|_| match shape {
+            0 => rng.random_range(0..buckets),
+            1 => buckets - 1,
+            _ => {
+                if rng.random_bool(0.9) { 0 } else { rng.random_range(buckets / 2..buckets) }
+            }
+        })
+        .collect()
+}
+
+/// `count` sorted splitters drawn from the keys themselves (or random ones when there are none).
+fn splitters(key: KeyType, keys: &[u32], count: usize, seed: u64) -> Vec<u32> {
+    let pool;
+    let keys = if keys.is_empty() {
+        pool = sort_keys(KeyPattern::Random, key, count, seed);
+        &pool[..]
+    } else {
+        keys
+    };
+    let kw = (key.bytes() / 4) as usize;
+    let n = keys.len() / kw;
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut picks: Vec<usize> = (0..count).map(|_| rng.random_range(0..n.max(1))).collect();
+    picks.sort_by_key(|&i| vkprims::prims::sort::order_key(key, false, keys, i));
+    picks.iter().flat_map(|&i| keys[i * kw..(i + 1) * kw].to_vec()).collect()
+}
+
+fn check(desc: &MultisplitDesc, keys: &[u32], aux: Option<&[u32]>) {
+    let ctx = common::ctx();
+    let values: Option<Vec<u32>> = match desc.value_bytes {
+        0 => None,
+        4 => Some((0..desc.n as u32).collect()),
+        _ => Some((0..desc.n as u32).flat_map(|i| [i, !i]).collect()),
+    };
+    let plan = MultisplitPlan::new(&ctx, desc.clone()).unwrap_or_else(|e| panic!("{}: {e}", desc.label()));
+    let (k, v, o) = plan.run(&ctx, keys, values.as_deref(), aux).unwrap_or_else(|e| panic!("{}: {e}", desc.label()));
+    if let Some(e) = multisplit::check(desc, keys, values.as_deref(), aux, (&k, v.as_deref(), &o)) {
+        panic!("{} (fallback period {}): {e}", desc.label(), desc.force_fallback_period);
+    }
+}
+
+#[test]
+fn every_source_and_bucket_count() {
+    let ctx = common::ctx();
+    for key in [KeyType::U32, KeyType::F32, KeyType::U64] {
+        let tile = MultisplitPlan::new(&ctx, MultisplitDesc::new(key, 1, BucketSource::Bits { lo: 0, hi: 1 })).unwrap().tile_keys();
+        for (i, n) in [0u64, 1, tile - 1, tile + 1, 9 * tile + 5, 50_003].into_iter().enumerate() {
+            let keys = sort_keys(KeyPattern::Random, key, n as usize, n);
+            for (j, b) in [2u32, 3, 16, 100, 256].into_iter().enumerate() {
+                let value_bytes = [0, 4, 8][(i + j) % 3];
+                // A bit field of log2(b) bits (b a power of two), ids, splitters.
+                if b.is_power_of_two() {
+                    let lo = (i as u32 * 5) % (key.bits() - 8);
+                    let mut d = MultisplitDesc::new(key, n, BucketSource::Bits { lo, hi: lo + b.trailing_zeros() });
+                    d.value_bytes = value_bytes;
+                    check(&d, &keys, None);
+                }
+                let mut d = MultisplitDesc::new(key, n, BucketSource::Ids { buckets: b });
+                d.value_bytes = value_bytes;
+                check(&d, &keys, Some(&ids(n as usize, b, (i % 3) as u32, n + b as u64)));
+                let mut d = MultisplitDesc::new(key, n, BucketSource::Splitters { count: b - 1 });
+                d.value_bytes = value_bytes;
+                check(&d, &keys, Some(&splitters(key, &keys, b as usize - 1, b as u64)));
+            }
+        }
+    }
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn one_bucket_empty_buckets_fallback_and_size() {
+    let ctx = common::ctx();
+    let n = 200_003usize;
+    let keys = sort_keys(KeyPattern::FewDistinct, KeyType::U32, n, 1);
+    for shape in [1u32, 2] {
+        let mut d = MultisplitDesc::new(KeyType::U32, n as u64, BucketSource::Ids { buckets: 256 });
+        d.value_bytes = 4;
+        check(&d, &keys, Some(&ids(n, 256, shape, 7)));
+    }
+    for period in [2u32, 5] {
+        let mut d = MultisplitDesc::new(KeyType::I64, 40 * 1024 + 9, BucketSource::Splitters { count: 63 });
+        d.value_bytes = 8;
+        d.force_fallback_period = period;
+        let k = sort_keys(KeyPattern::Random, KeyType::I64, d.n as usize, 3);
+        check(&d, &k, Some(&splitters(KeyType::I64, &k, 63, 9)));
+    }
+    let mut d = MultisplitDesc::new(KeyType::U32, 1_000_003, BucketSource::Bits { lo: 24, hi: 32 });
+    d.value_bytes = 4;
+    check(&d, &sort_keys(KeyPattern::Random, KeyType::U32, 1_000_003, 5), None);
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn bad_requests() {
+    let ctx = common::ctx();
+    let plan_err = |d: MultisplitDesc| MultisplitPlan::new(&ctx, d).err().expect("refused").to_string();
+    assert!(plan_err(MultisplitDesc::new(KeyType::U32, 10, BucketSource::Ids { buckets: 1 })).contains("1 buckets"));
+    assert!(plan_err(MultisplitDesc::new(KeyType::U32, 10, BucketSource::Ids { buckets: 257 })).contains("257 buckets"));
+    assert!(plan_err(MultisplitDesc::new(KeyType::U32, 10, BucketSource::Bits { lo: 30, hi: 34 })).contains("bit field 30:34"));
+    let d = MultisplitDesc::new(KeyType::U32, 4, BucketSource::Ids { buckets: 4 });
+    let e = multisplit::check_aux(&d, Some(&[0, 1, 4, 2])).unwrap_err().to_string();
+    assert!(e.contains("bucket id 4 at element 2 is not below 4"), "{e}");
+    let d = MultisplitDesc::new(KeyType::F32, 4, BucketSource::Splitters { count: 3 });
+    let e = multisplit::check_aux(&d, Some(&[1.0f32.to_bits(), (-1.0f32).to_bits(), 2.0f32.to_bits()])).unwrap_err().to_string();
+    assert!(e.contains("not sorted"), "{e}");
+    let plan = MultisplitPlan::new(&ctx, MultisplitDesc::new(KeyType::U32, 4, BucketSource::Ids { buckets: 4 })).unwrap();
+    let e = plan.run(&ctx, &[1, 2, 3, 4], None, Some(&[0, 1])).unwrap_err().to_string();
+    assert!(e.contains("2 bucket ids for 4 elements"), "{e}");
+    common::assert_no_validation_messages(&ctx);
+}
