@@ -28,7 +28,8 @@ for line in open(f"{out}/cub.txt"):
 json.dump(list(cub.values()), open(f"{out}/cub.json", "w"), indent=1)
 vk = json.load(open(f"{out}/vkprims.json"))
 pairs = {"exclusive add u32": "exscan_u32", "reduce add u32": "reduce_u32", "copy (shader)": "memcpy_u32",
-         "sort u32": "sort_keys_u32", "sort u32 pairs 4B": "sort_pairs_u32", "sort u64": "sort_keys_u64"}
+         "sort u32": "sort_keys_u32", "sort u32 pairs 4B": "sort_pairs_u32", "sort u64": "sort_keys_u64",
+         "multisplit u32 256 buckets": "split256_keys", "multisplit u32 pairs 4B 256 buckets": "split256_pairs"}
 print(f"\nvkprims / CUB on {vk['device']['name']} (G elements/s; ratio > 1: vkprims faster)")
 print("| primitive | n | vkprims | CUB | ratio |\n|---|---:|---:|---:|---:|")
 for r in vk["rows"]:

@@ -17,6 +17,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         keys: vec![],
         values: vec![],
         descending: vec![],
+        buckets: vec![],
         opts: BenchOptions::for_device(&ctx),
     };
     let res = bench::run_sweep(&ctx, &sweep, &["cargo bench --bench scan".into()], |r| eprintln!("  {}", r.key()))?;

@@ -160,8 +160,9 @@ enum Cmd {
 
 #[derive(Args)]
 struct BenchArgs {
-    /// What to measure: copy, scan (scan and reduce), sort, all (every primitive built so far).
-    #[arg(value_parser = ["copy", "scan", "sort", "all"])]
+    /// What to measure: copy, scan (scan and reduce), sort, multisplit, all (every primitive
+    /// built so far).
+    #[arg(value_parser = ["copy", "scan", "sort", "multisplit", "all"])]
     what: String,
     /// Sizes: integers, powers (2^20) and ranges (2^16:2^28:2 steps the exponent,
     /// 1000:5000:1000 steps linearly), comma-separated. Default: 2^20,2^24,2^28 on GPUs,
@@ -183,6 +184,10 @@ struct BenchArgs {
     /// Sort directions: false (ascending), true (descending).
     #[arg(long, value_delimiter = ',', default_value = "false")]
     descending: Vec<bool>,
+    /// Multisplit bucket counts, 2 to 256 (powers of two split by the low key bits, others by
+    /// bucket ids).
+    #[arg(long, value_delimiter = ',', default_value = "2,16,256")]
+    buckets: Vec<u32>,
     /// Tuning policies to compare, WORKGROUPxVEC4_PER_LANE[xSPIN_LIMIT[xREDUCE_GROUPS]]
     /// (default: the tuned policy for each n).
     #[arg(long, value_delimiter = ',')]
@@ -248,9 +253,13 @@ fn run_bench(a: BenchArgs) -> vkprims::Result<ExitCode> {
         "copy" => What::Copy,
         "scan" => What::Scan,
         "sort" => What::Sort,
+        "multisplit" => What::Multisplit,
         _ => What::All,
     };
     let keys = a.key.iter().map(|s| KeyType::parse(s)).collect::<vkprims::Result<Vec<_>>>()?;
+    if let Some(b) = a.buckets.iter().find(|b| !(2..=256).contains(*b)) {
+        return Err(Error::Invalid(format!("--buckets {b}: a multisplit pass has 2 to 256 buckets")));
+    }
     if let Some(v) = a.values.iter().find(|v| ![0, 4, 8].contains(*v)) {
         return Err(Error::Invalid(format!("--values {v}: value sizes are 0 (keys only), 4 or 8 bytes")));
     }
@@ -292,6 +301,7 @@ fn run_bench(a: BenchArgs) -> vkprims::Result<ExitCode> {
         keys,
         values: a.values,
         descending: a.descending,
+        buckets: a.buckets,
         opts,
     };
     let o = &sweep.opts;

@@ -43,6 +43,7 @@ fn sweep(mode: Mode, stop: Stop) -> Sweep {
         keys: vec![],
         values: vec![],
         descending: vec![],
+        buckets: vec![],
         opts,
     }
 }
@@ -97,7 +98,8 @@ fn adaptive_stopping_reports_its_criterion() {
 fn results_file_schema_compare_and_plot() {
     let (json, csv) = (tmp("a.json"), tmp("a.csv"));
     let o = vkprims(&[
-        "bench", "all", "--n", "2^12:2^14:2", "--kind", "exclusive,reduce", "--key", "u32", "--values", "4", "--trials", "8",
+        "bench", "all", "--n", "2^12:2^14:2", "--kind", "exclusive,reduce", "--key", "u32", "--values", "4", "--buckets", "16",
+        "--trials", "8",
         "--json", json.to_str().unwrap(),
         "--csv", csv.to_str().unwrap(), "--validate",
     ]);
@@ -108,18 +110,18 @@ fn results_file_schema_compare_and_plot() {
     let validator = jsonschema::validator_for(&schema).expect("a valid schema");
     let errors: Vec<String> = validator.iter_errors(&doc).map(|e| format!("{} at {}", e, e.instance_path)).collect();
     assert!(errors.is_empty(), "results file does not match its schema:\n{}", errors.join("\n"));
-    // Per size: two copies, two scans, one sort.
-    assert_eq!(doc["rows"].as_array().unwrap().len(), 2 * 5);
+    // Per size: two copies, two scans, one sort, one multisplit.
+    assert_eq!(doc["rows"].as_array().unwrap().len(), 2 * 6);
     assert!(doc["git_commit"].as_str().unwrap().len() >= 7 || doc["git_commit"] == "unknown");
     let csv_text = std::fs::read_to_string(&csv).unwrap();
-    assert_eq!(csv_text.lines().count(), 1 + 10);
+    assert_eq!(csv_text.lines().count(), 1 + 12);
     assert!(csv_text.starts_with("primitive,policy,n,mode"));
 
     // The same file compared with itself: "Same" everywhere, exit 0.
     let o = vkprims(&["compare", json.to_str().unwrap(), json.to_str().unwrap()]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{out}");
-    assert_eq!(out.matches("| Same |").count(), 10, "{out}");
+    assert_eq!(out.matches("| Same |").count(), 12, "{out}");
     // A doctored copy where every row takes twice its slowest sample, every time: "Slower"
     // (beyond the threshold, quartile intervals apart), exit 1.
     let mut slow = doc.clone();
@@ -171,8 +173,9 @@ fn bad_axes_and_files_get_clear_errors() {
     let junk = tmp("junk.json");
     std::fs::write(&junk, "{\"rows\": 3}").unwrap();
     one_line(&vkprims(&["plot", junk.to_str().unwrap(), "--out", tmp("x.svg").to_str().unwrap()]), "not a vkprims results file");
-    let o = vkprims(&["bench", "multisplit"]);
+    let o = vkprims(&["bench", "perm"]);
     assert_eq!(o.status.code(), Some(2));
+    one_line(&vkprims(&["bench", "multisplit", "--buckets", "300"]), "--buckets 300");
     one_line(&vkprims(&["bench", "sort", "--key", "u16"]), "unsupported key type 'u16'");
     one_line(&vkprims(&["bench", "sort", "--values", "2"]), "--values 2");
 }
@@ -194,6 +197,13 @@ fn sort_rows_validate_and_no_reset_fails() {
     assert_eq!(i32_keys.bytes_per_elem, 36.0);
     let i32_pairs = res.rows.iter().find(|r| r.primitive == "sort i32 pairs 4B").unwrap();
     assert_eq!(i32_pairs.bytes_per_elem, 68.0);
+    // Multisplit rows: bit-field and bucket-id sources, keys and pairs.
+    let mut m = s.clone();
+    m.what = What::Multisplit;
+    m.buckets = vec![2, 5, 256];
+    let res = bench::run_sweep(&ctx, &m, &[], |_| {}).unwrap();
+    assert_eq!(res.rows.len(), m.len());
+    assert!(res.rows.iter().all(|r| r.valid()), "{:?}", res.rows.iter().map(|r| &r.validation).collect::<Vec<_>>());
     // Without resets the stale tickets leave the poisoned output in place.
     s.opts.reset = false;
     s.keys.truncate(1);

@@ -7,7 +7,8 @@ use super::{measure, Arena, BenchOptions, Measured, Row};
 use crate::error::Result;
 use crate::gpu::{Access, BufferSlice, Context, PipelineKey, Recorder};
 use crate::prims::scan::{self, ScanDesc, ScanKind, ScanPlan, ScanPolicy};
-use crate::prims::sort::{self, SortDesc, SortPlan, SortScratch};
+use crate::prims::multisplit::{self, BucketSource, MultisplitDesc, MultisplitPlan, MultisplitScratch};
+use crate::prims::sort::{self, KeyType, SortDesc, SortPlan, SortScratch};
 use crate::testdata::{generate, sort_keys, KeyPattern, Pattern};
 
 const POISON: u32 = 0xDEAD_BEEF;
@@ -247,6 +248,84 @@ pub fn bench_sort(ctx: &Arc<Context>, arena: &mut Arena, desc: &SortDesc, opts: 
         primitive.push_str(" descending");
     }
     let mut r = row(primitive, desc.n, opts, m, bytes, validation);
+    r.policy = Some(format!("tile {} items {}", plan.tile_keys(), desc.policy.items));
+    r.invocations = invocations;
+    Ok(r)
+}
+
+/// One multisplit row: random keys split by their low bits (B a power of two: the bucket is
+/// bits 0..log2 B, CUB's one-pass radix split) or by random bucket ids otherwise; values =
+/// input index; resets outside the timestamps; a validated last trial.
+pub fn bench_multisplit(ctx: &Arc<Context>, arena: &mut Arena, key: KeyType, n: u64, buckets: u32, value_bytes: u32, opts: &BenchOptions) -> Result<Row> {
+    let source =
+        if buckets.is_power_of_two() { BucketSource::Bits { lo: 0, hi: buckets.trailing_zeros() } } else { BucketSource::Ids { buckets } };
+    let mut desc = MultisplitDesc::new(key, n, source);
+    desc.value_bytes = value_bytes;
+    desc.subgroup_size = opts.subgroup_size;
+    let plan = MultisplitPlan::new(ctx, desc.clone())?;
+    let keys = sort_keys(KeyPattern::Random, key, n as usize, 42);
+    let values: Option<Vec<u32>> = match value_bytes {
+        0 => None,
+        4 => Some((0..n as u32).collect()),
+        _ => Some((0..n as u32).flat_map(|i| [i, !i]).collect()),
+    };
+    let aux: Option<Vec<u32>> = match source {
+        BucketSource::Ids { buckets } => Some((0..n as u32).map(|i| i.wrapping_mul(2_654_435_761) % buckets).collect()),
+        _ => None,
+    };
+    let (kb, vb) = (plan.keys_bytes(), plan.values_bytes());
+    let kin = arena.upload_slot("multisplit keys in", &keys)?;
+    let vin = match &values {
+        Some(v) => Some(arena.upload_slot("multisplit values in", v)?),
+        None => None,
+    };
+    let ain = match &aux {
+        Some(a) => Some(arena.upload_slot("multisplit ids", a)?),
+        None => None,
+    };
+    let kout = arena.slot("multisplit keys out", kb)?;
+    let vout = arena.slot("multisplit values out", vb)?;
+    let offs = arena.slot("multisplit offsets", plan.offsets_bytes())?;
+    let scratch = MultisplitScratch {
+        hist: arena.slot("multisplit histogram", plan.hist_bytes())?,
+        state: arena.slot("multisplit look-back", plan.state_bytes())?,
+        dummy: arena.slot("multisplit unused", 4)?,
+    };
+    let vals = vin.map(|vi| (vi, vout));
+    let written = [kout, vout, offs, scratch.hist, scratch.state];
+    let mut rec = Recorder::new(ctx, "initial reset")?;
+    plan.record_reset(&mut rec, &scratch);
+    rec.submit_and_wait()?;
+    drop(rec);
+    let mut between = |rec: &mut Recorder| -> Result<()> {
+        rec.barrier(&written, Access::ComputeReadWrite, Access::TransferWrite, "the previous trial is done before resets");
+        if opts.reset {
+            plan.record_reset(rec, &scratch);
+        }
+        rec.barrier(&written, Access::TransferWrite, Access::ComputeReadWrite, "resets visible to the trial");
+        Ok(())
+    };
+    let mut body = |rec: &mut Recorder| plan.record_split(rec, kin, kout, vals, ain, None, &scratch);
+    let m = measure(ctx, arena, &desc.label(), opts, &mut between, &mut body)?;
+    // The validation trial also writes the offsets.
+    let mut vbody = |rec: &mut Recorder| plan.record_split(rec, kin, kout, vals, ain, Some(offs), &scratch);
+    let invocations =
+        validation_trial(ctx, &desc.label(), &mut between, &mut vbody, kout, &[kout, vout, offs], Access::ComputeReadWrite)?;
+    let got = (arena.read(kout, kb)?, if values.is_some() { Some(arena.read(vout, vb)?) } else { None }, arena.read(offs, plan.offsets_bytes())?);
+    let validation = match multisplit::check(&desc, &keys, values.as_deref(), aux.as_deref(), (&got.0, got.1.as_deref(), &got.2)) {
+        None => "ok".to_string(),
+        Some(e) => format!("FAILED: {e}"),
+    };
+    // Bytes per element: the histogram reads the keys (and ids), the split reads and writes
+    // keys and values (and reads the ids).
+    let ids = if aux.is_some() { 8.0 } else { 0.0 };
+    let bytes = 3.0 * key.bytes() as f64 + 2.0 * value_bytes as f64 + ids;
+    let mut primitive = format!("multisplit {}", key.name());
+    if value_bytes > 0 {
+        primitive.push_str(&format!(" pairs {value_bytes}B"));
+    }
+    primitive.push_str(&format!(" {buckets} buckets"));
+    let mut r = row(primitive, n, opts, m, bytes, validation);
     r.policy = Some(format!("tile {} items {}", plan.tile_keys(), desc.policy.items));
     r.invocations = invocations;
     Ok(r)

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::{bench_copy, bench_scan, bench_sort, Arena, BenchOptions, Row};
+use super::{bench_copy, bench_multisplit, bench_scan, bench_sort, Arena, BenchOptions, Row};
 use crate::error::{invalid, Error, Result};
 use crate::gpu::{Context, DeviceInfo};
 use crate::prims::scan::{ScanDesc, ScanKind, ScanOp, ScanPolicy};
@@ -18,7 +18,8 @@ pub enum What {
     Copy,
     Scan,
     Sort,
-    /// Every primitive built so far (scan, reduce, sort).
+    Multisplit,
+    /// Every primitive built so far (scan, reduce, sort, multisplit).
     All,
 }
 
@@ -38,6 +39,9 @@ pub struct Sweep {
     pub values: Vec<u32>,
     #[serde(default)]
     pub descending: Vec<bool>,
+    /// Multisplit bucket counts (key types and value sizes from the sort axes).
+    #[serde(default)]
+    pub buckets: Vec<u32>,
     pub opts: BenchOptions,
 }
 
@@ -46,11 +50,13 @@ impl Sweep {
     pub fn len(&self) -> usize {
         let scans = self.dtypes.len() * self.ops.len() * self.kinds.len() * self.policies.len();
         let sorts = self.keys.len() * self.values.len() * self.descending.len();
+        let splits = self.keys.len() * self.values.len() * self.buckets.len();
         let per_n = match self.what {
             What::Copy => 0,
             What::Scan => scans,
             What::Sort => sorts,
-            What::All => scans + sorts,
+            What::Multisplit => splits,
+            What::All => scans + sorts + splits,
         };
         self.sizes.len() * (2 + per_n)
     }
@@ -171,6 +177,15 @@ pub fn run_sweep(ctx: &Arc<Context>, sweep: &Sweep, command: &[String], mut prog
                         desc.value_bytes = value_bytes;
                         desc.descending = descending;
                         at_n.push(bench_sort(ctx, &mut arena, &desc, &sweep.opts)?);
+                    }
+                }
+            }
+        }
+        if matches!(sweep.what, What::Multisplit | What::All) {
+            for &key in &sweep.keys {
+                for &value_bytes in &sweep.values {
+                    for &b in &sweep.buckets {
+                        at_n.push(bench_multisplit(ctx, &mut arena, key, n, b, value_bytes, &sweep.opts)?);
                     }
                 }
             }
