@@ -2,6 +2,7 @@
 //! caller's command buffer, a `run` convenience and the plain CPU `reference`.
 
 pub mod multisplit;
+pub mod perm;
 pub mod scan;
 pub mod sort;
 

@@ -1,0 +1,31 @@
+// Philox4x32-10 (Salmon et al., SC'11): counter-based random numbers, so any element's stream
+// can be recomputed anywhere. CPU twin: src/prims/perm.rs (philox4x32).
+#ifndef PHILOX_GLSL
+#define PHILOX_GLSL
+
+uvec4 philox4x32(uvec4 ctr, uvec2 key) {
+    for (uint r = 0u; r < 10u; ++r) {
+        uint hi0, lo0, hi1, lo1;
+        umulExtended(0xD2511F53u, ctr.x, hi0, lo0);
+        umulExtended(0xCD9E8D57u, ctr.z, hi1, lo1);
+        ctr = uvec4(hi1 ^ ctr.y ^ key.x, lo1, hi0 ^ ctr.w ^ key.y, lo0);
+        key += uvec2(0x9E3779B9u, 0xBB67AE85u);
+    }
+    return ctr;
+}
+
+// A uniform integer in [0, range) for range >= 1, exactly (Lemire's method with rejection;
+// rejected draws take the next counter word, so the result is still a pure function of the
+// counter).
+uint uniform_below(uint range, uvec4 ctr, uvec2 key) {
+    uint threshold = (0u - range) % range;
+    for (uint attempt = 0u;; ++attempt) {
+        uvec4 r = philox4x32(uvec4(ctr.x, ctr.y, ctr.z, ctr.w + attempt), key);
+        uint hi, lo;
+        umulExtended(r.x, range, hi, lo);
+        if (lo >= threshold) return hi;
+    }
+    return 0u;
+}
+
+#endif

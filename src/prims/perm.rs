@@ -1,0 +1,243 @@
+//! Random permutation on the binning pass (GPU kernels: glsl/perm/, then the radix sort).
+//!
+//! Element i draws a group in [0, G) from Philox4x32-10 at counter (i, 0, 0, 0) with the seed
+//! as key (G ≈ n / `group_target`); a stable radix sort by group id gathers the groups in
+//! order; then each group is shuffled by Fisher–Yates with its own Philox stream (counter
+//! (group, j, 1, attempt), key = seed ^ a constant), in shared memory when it fits
+//! `group_capacity`, otherwise in place in global memory (the same swaps). Independent uniform
+//! groups followed by uniform shuffles give a uniform permutation, and every step is a pure
+//! function of (seed, n): the output is the same on every GPU, subgroup width and run, and
+//! equals [`reference`]. (So far this is the only mode: `--reproducible` selects it.)
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::sort::{KeyType, SortDesc, SortPlan, SortScratch};
+use crate::error::{invalid, Result};
+use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PermDesc {
+    pub n: u64,
+    /// 4 or 8: the width of the elements shuffled.
+    pub value_bytes: u32,
+    pub seed: u64,
+    pub subgroup_size: Option<u32>,
+    /// Expected elements per group.
+    pub group_target: u32,
+    /// Largest group shuffled in shared memory (debug: small values force the global path).
+    pub group_capacity: u32,
+}
+
+impl PermDesc {
+    pub fn new(n: u64, value_bytes: u32, seed: u64) -> PermDesc {
+        PermDesc { n, value_bytes, seed, subgroup_size: None, group_target: 1024, group_capacity: 2048 }
+    }
+    pub fn groups(&self) -> u32 {
+        self.n.div_ceil(self.group_target.max(1) as u64).max(1) as u32
+    }
+    pub fn label(&self) -> String {
+        format!("perm {}B n={} seed={}", self.value_bytes, self.n, self.seed)
+    }
+    fn group_bits(&self) -> u32 {
+        32 - (self.groups() - 1).leading_zeros()
+    }
+}
+
+pub struct PermScratch {
+    pub ids: BufferSlice,
+    pub ids_sorted: BufferSlice,
+    pub sort: SortScratch,
+}
+
+pub struct PermPlan {
+    desc: PermDesc,
+    ids: Arc<Pipeline>,
+    shuffle: Arc<Pipeline>,
+    /// None when there is one group (nothing to sort).
+    sort: Option<SortPlan>,
+}
+
+impl PermPlan {
+    pub fn new(ctx: &Context, desc: PermDesc) -> Result<PermPlan> {
+        let what = desc.label();
+        if ![4, 8].contains(&desc.value_bytes) {
+            return invalid(format!("{what}: elements must be 4 or 8 bytes, not {}", desc.value_bytes));
+        }
+        if desc.group_target == 0 || desc.group_capacity == 0 {
+            return invalid(format!("{what}: group target and capacity must be positive"));
+        }
+        let shared = desc.group_capacity as u64 * desc.value_bytes as u64;
+        if shared + 64 > ctx.limits().max_compute_shared_memory_size as u64 {
+            return invalid(format!("{what}: a group capacity of {} elements exceeds the device's shared memory", desc.group_capacity));
+        }
+        let sort = if desc.groups() > 1 {
+            let mut sd = SortDesc::new(KeyType::U32, desc.n);
+            sd.value_bytes = desc.value_bytes;
+            sd.bits = (0, desc.group_bits());
+            sd.subgroup_size = desc.subgroup_size;
+            Some(SortPlan::new(ctx, sd)?)
+        } else {
+            super::check_len(ctx, &what, desc.n, desc.value_bytes as u64)?;
+            None
+        };
+        let ids = ctx.pipeline(PipelineKey { shader: "perm_group_ids", spec: vec![256], subgroup_size: None, bindings: 1, push_bytes: 16 })?;
+        let shuffle = ctx.pipeline(PipelineKey {
+            shader: if desc.value_bytes == 8 { "perm_shuffle_v2" } else { "perm_shuffle_v1" },
+            spec: vec![64, desc.group_capacity],
+            subgroup_size: None,
+            bindings: 2,
+            push_bytes: 16,
+        })?;
+        Ok(PermPlan { desc, ids, shuffle, sort })
+    }
+
+    pub fn desc(&self) -> &PermDesc {
+        &self.desc
+    }
+    pub fn values_bytes(&self) -> u64 {
+        self.desc.n * self.desc.value_bytes as u64
+    }
+    /// (ids, ids_sorted, the sort's keys_alt, values_alt, hist, state) in bytes.
+    pub fn scratch_bytes(&self) -> (u64, u64, u64, u64, u64, u64) {
+        let ids = self.desc.n * 4;
+        match &self.sort {
+            Some(s) => {
+                let (ka, va, h, st) = s.scratch_bytes();
+                (ids, ids, ka, va, h, st)
+            }
+            None => (ids, ids, 4, 4, 4, 4),
+        }
+    }
+
+    /// Zero the sort's carried state (before every permutation, then a barrier).
+    pub fn record_reset(&self, rec: &mut Recorder, scratch: &PermScratch) {
+        if let Some(s) = &self.sort {
+            s.record_reset(rec, &scratch.sort);
+        }
+    }
+
+    /// Reset, barrier, permute: `values_out` receives `values_in` permuted (inputs only read).
+    pub fn record(&self, rec: &mut Recorder, values_in: BufferSlice, values_out: BufferSlice, scratch: &PermScratch) -> Result<()> {
+        self.record_reset(rec, scratch);
+        if let Some(s) = &self.sort {
+            let reset = [scratch.sort.hist.sub(0, s.hist_bytes()), scratch.sort.state.sub(0, s.state_bytes().max(4))];
+            rec.barrier(&reset, Access::TransferWrite, Access::ComputeReadWrite, "perm: sort state zeroed");
+        }
+        self.record_permute(rec, values_in, values_out, scratch)
+    }
+
+    /// The permutation alone, on scratch reset since the last one.
+    pub fn record_permute(&self, rec: &mut Recorder, values_in: BufferSlice, values_out: BufferSlice, scratch: &PermScratch) -> Result<()> {
+        let what = self.desc.label();
+        let vb = self.values_bytes();
+        for (name, s, need) in [("values_in", values_in, vb), ("values_out", values_out, vb), ("ids", scratch.ids, self.desc.n * 4), ("ids_sorted", scratch.ids_sorted, self.desc.n * 4)] {
+            if s.size < need {
+                return invalid(format!("{what}: {name} holds {} bytes, needs {need}", s.size));
+            }
+        }
+        if self.desc.n == 0 {
+            return Ok(());
+        }
+        let g = self.desc.groups();
+        let push: [u32; 4] = [self.desc.n as u32, g, self.desc.seed as u32, (self.desc.seed >> 32) as u32];
+        let ids_sorted = scratch.ids_sorted.sub(0, self.desc.n * 4);
+        match &self.sort {
+            Some(s) => {
+                let ids = scratch.ids.sub(0, self.desc.n * 4);
+                rec.dispatch_count(&self.ids, &[ids], bytemuck::bytes_of(&push), self.desc.n.div_ceil(256) as u32)?;
+                rec.barrier(&[ids], Access::ComputeWrite, Access::ComputeRead, "perm: group ids ready for the sort");
+                s.record_sort(rec, ids, ids_sorted, Some((values_in.sub(0, vb), values_out.sub(0, vb))), &scratch.sort)?;
+            }
+            None => {
+                // One group: every id is 0; the shuffle permutes a copy of the input in place.
+                rec.fill(ids_sorted, 0);
+                rec.copy(values_in.sub(0, vb), values_out.sub(0, vb));
+                rec.barrier(&[ids_sorted, values_out.sub(0, vb)], Access::TransferWrite, Access::ComputeReadWrite, "perm: one group copied");
+            }
+        }
+        rec.barrier(&[ids_sorted, values_out.sub(0, vb)], Access::ComputeWrite, Access::ComputeReadWrite, "perm: groups in order before the shuffle");
+        rec.dispatch_count(&self.shuffle, &[ids_sorted, values_out.sub(0, vb)], bytemuck::bytes_of(&push), g)
+    }
+
+    /// Upload, permute, download (raw words, `value_bytes / 4` per element).
+    pub fn run(&self, ctx: &Arc<Context>, values: &[u32]) -> Result<Vec<u32>> {
+        let vw = self.desc.value_bytes as usize / 4;
+        if values.len() != self.desc.n as usize * vw {
+            return invalid(format!("{}: {} value words given", self.desc.label(), values.len()));
+        }
+        let (ib, sb, ka, va, h, st) = self.scratch_bytes();
+        let buf = |bytes: u64, name: &str| Buffer::new(ctx, bytes, MemoryLocation::GpuOnly, name);
+        let vin = gpu::upload(ctx, bytemuck::cast_slice(values), "perm input")?;
+        let vout = buf(self.values_bytes(), "perm output")?;
+        let (ids, ids_sorted, kalt, valt, hist, state) =
+            (buf(ib, "perm ids")?, buf(sb, "perm ids sorted")?, buf(ka, "perm sort alt")?, buf(va, "perm values alt")?, buf(h, "perm hist")?, buf(st, "perm state")?);
+        let scratch = PermScratch {
+            ids: ids.slice(),
+            ids_sorted: ids_sorted.slice(),
+            sort: SortScratch { keys_alt: kalt.slice(), values_alt: valt.slice(), hist: hist.slice(), state: state.slice() },
+        };
+        let mut rec = Recorder::new(ctx, self.desc.label())?;
+        self.record(&mut rec, vin.slice(), vout.slice(), &scratch)?;
+        rec.barrier(&[vout.slice()], Access::ComputeWrite, Access::TransferRead, "permutation copied to the host");
+        rec.submit_and_wait()?;
+        drop(rec);
+        Ok(bytemuck::pod_collect_to_vec(&gpu::download(ctx, vout.head(self.values_bytes()))?))
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// CPU model
+
+/// Philox4x32-10 (glsl/common/philox.glsl).
+pub fn philox4x32(mut ctr: [u32; 4], mut key: [u32; 2]) -> [u32; 4] {
+    for _ in 0..10 {
+        let p0 = 0xD251_1F53u64 * ctr[0] as u64;
+        let p1 = 0xCD9E_8D57u64 * ctr[2] as u64;
+        ctr = [(p1 >> 32) as u32 ^ ctr[1] ^ key[0], p1 as u32, (p0 >> 32) as u32 ^ ctr[3] ^ key[1], p0 as u32];
+        key = [key[0].wrapping_add(0x9E37_79B9), key[1].wrapping_add(0xBB67_AE85)];
+    }
+    ctr
+}
+
+/// Exactly uniform in [0, range) (glsl/common/philox.glsl `uniform_below`).
+pub fn uniform_below(range: u32, ctr: [u32; 4], key: [u32; 2]) -> u32 {
+    let threshold = range.wrapping_neg() % range;
+    for attempt in 0u32.. {
+        let r = philox4x32([ctr[0], ctr[1], ctr[2], ctr[3].wrapping_add(attempt)], key);
+        let m = r[0] as u64 * range as u64;
+        if m as u32 >= threshold {
+            return (m >> 32) as u32;
+        }
+    }
+    unreachable!()
+}
+
+/// The permutation's CPU model: where each input element ends up, as the GPU computes it.
+/// Returns the output order (output position p holds input element order[p]).
+pub fn reference_order(desc: &PermDesc) -> Vec<usize> {
+    let n = desc.n as usize;
+    let g = desc.groups();
+    let key = [desc.seed as u32, (desc.seed >> 32) as u32];
+    let ids: Vec<u32> = (0..n as u32).map(|i| if g > 1 { uniform_below(g, [i, 0, 0, 0], key) } else { 0 }).collect();
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&i| ids[i]);
+    let shuffle_key = [key[0], key[1] ^ 0x5EED_5EED];
+    let mut start = 0;
+    for grp in 0..g {
+        let end = start + order[start..].iter().take_while(|&&i| ids[i] == grp).count();
+        let m = end - start;
+        for j in (1..m).rev() {
+            let k = uniform_below(j as u32 + 1, [grp, j as u32, 1, 0], shuffle_key) as usize;
+            order.swap(start + j, start + k);
+        }
+        start = end;
+    }
+    order
+}
+
+/// `reference(n, seed)`: the permutation of 0..n-1 every GPU produces for this seed.
+pub fn reference(n: u64, seed: u64) -> Vec<u32> {
+    reference_order(&PermDesc::new(n, 4, seed)).into_iter().map(|i| i as u32).collect()
+}
