@@ -10,6 +10,7 @@ use vkprims::bench::{self, BenchOptions, Mode, Stop, Sweep, What};
 use vkprims::gpu::{self, Context, ContextOptions};
 use vkprims::prims::scan::{ScanDesc, ScanKind, ScanOp, ScanPlan, ScanPolicy};
 use vkprims::prims::multisplit::{self, BucketSource, MultisplitDesc, MultisplitPlan};
+use vkprims::prims::perm::{PermDesc, PermPlan};
 use vkprims::prims::sort::{KeyType, SortDesc, SortPlan};
 use vkprims::prims::DType;
 use vkprims::{npy, selftest, Error};
@@ -115,6 +116,23 @@ enum Cmd {
         values_out: Option<PathBuf>,
         #[arg(long = "offsets-out")]
         offsets_out: Option<PathBuf>,
+        #[command(flatten)]
+        dev: DeviceArgs,
+    },
+    /// A uniformly random permutation of 0..N-1 (`--n`), or a shuffle of a .npy array of any
+    /// 4- or 8-byte dtype (`--in`), from a seed; the same output on every GPU and width.
+    Perm {
+        #[arg(long, conflicts_with = "input", required_unless_present = "input")]
+        n: Option<String>,
+        #[arg(long = "in")]
+        input: Option<PathBuf>,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        #[arg(long = "out")]
+        output: PathBuf,
+        /// Bit-for-bit reproducible output (today the only mode: see the README).
+        #[arg(long)]
+        reproducible: bool,
         #[command(flatten)]
         dev: DeviceArgs,
     },
@@ -500,6 +518,30 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                 npy::write_words(&path, npy::NpyType::U32, &o)?;
             }
         }
+        Cmd::Perm { n, input, seed, output, reproducible: _, dev } => {
+            let (npy_type, n, words) = match (n, input) {
+                (Some(n), None) => {
+                    let n = *bench::parse_sizes(&[n])?.first().unwrap();
+                    (npy::NpyType::U32, n, None)
+                }
+                (None, Some(p)) => {
+                    let x = npy::NpyInput::open(&p)?;
+                    (x.dtype, x.n, Some(x))
+                }
+                _ => return Err(Error::Invalid("give --n N or --in X.npy".into())),
+            };
+            let mut desc = PermDesc::new(n, npy_type.bytes() as u32, seed);
+            desc.subgroup_size = dev.subgroup_size;
+            let ctx = dev.open()?;
+            let plan = PermPlan::new(&ctx, desc)?;
+            let words = match words {
+                Some(x) => x.read_words()?,
+                None => (0..n as u32).collect(),
+            };
+            let out = plan.run(&ctx, &words)?;
+            check_validation(&ctx)?;
+            npy::write_words(&output, npy_type, &out)?;
+        }
         Cmd::Selftest { dev, max_n, json } => {
             let ctx = dev.open()?;
             println!("device: {} ({}), driver {} {}", ctx.info().name, ctx.info().device_type, ctx.info().driver_name, ctx.info().driver_version);
@@ -509,6 +551,7 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                 checks.extend(selftest::scan_checks(&ctx, dev.subgroup_size, max_n)?);
                 checks.extend(selftest::sort_checks(&ctx, dev.subgroup_size, max_n)?);
                 checks.extend(selftest::multisplit_checks(&ctx, dev.subgroup_size, max_n)?);
+                checks.extend(selftest::perm_checks(&ctx, dev.subgroup_size, max_n)?);
             } else {
                 checks.push(selftest::Check {
                     name: "primitives".into(),

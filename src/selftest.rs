@@ -240,3 +240,37 @@ pub fn multisplit_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: 
     }
     Ok(checks)
 }
+
+/// The permutation against its CPU model (bit for bit), with a digest of each output so the
+/// same seed can be compared across devices (`vkprims selftest` on two machines).
+pub fn perm_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -> Result<Vec<Check>> {
+    use crate::prims::perm::{self, PermDesc, PermPlan};
+    let mut checks = Vec::new();
+    for (n, value_bytes, seed, capacity) in [(1u64, 4u32, 1u64, 2048u32), (1000, 8, 2, 2048), (100_003, 4, 42, 2048), (100_003, 4, 42, 64), (1_000_003, 4, 42, 2048)] {
+        if n > max_n {
+            continue;
+        }
+        let mut d = PermDesc::new(n, value_bytes, seed);
+        d.subgroup_size = subgroup_size;
+        d.group_capacity = capacity;
+        let vw = value_bytes as usize / 4;
+        let input: Vec<u32> = (0..n as u32).flat_map(|i| if vw == 1 { vec![i] } else { vec![i, !i] }).collect();
+        let name = format!("{}{}", d.label(), if capacity < 2048 { " overflow-path" } else { "" });
+        let check = match PermPlan::new(ctx, d.clone()).and_then(|p| p.run(ctx, &input)) {
+            Ok(out) => {
+                let want = crate::prims::sort::gather(&input, vw, &perm::reference_order(&d));
+                // FNV-1a over the output words: equal digests on two devices, equal outputs.
+                let digest = out.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &w| (h ^ w as u64).wrapping_mul(0x100_0000_01b3));
+                if out == want {
+                    Check { name, ok: true, detail: format!("digest {digest:016x}") }
+                } else {
+                    let p = (0..want.len()).find(|&p| out.get(p) != Some(&want[p])).unwrap_or(0);
+                    Check { name, ok: false, detail: format!("word {p}: got {:?}, want {}", out.get(p), want[p]) }
+                }
+            }
+            Err(e) => Check { name, ok: false, detail: e.to_string() },
+        };
+        checks.push(check);
+    }
+    Ok(checks)
+}

@@ -297,3 +297,28 @@ fn multisplit_through_npy() {
     let o = run(&["multisplit", "--in", kp.to_str().unwrap(), "--bits", "0:9", "--out", out.to_str().unwrap()]);
     assert_error(&o, "512 buckets", Some(&out));
 }
+
+#[test]
+fn perm_through_npy() {
+    use vkprims::prims::perm::{self, PermDesc};
+    let out = tmp("perm.npy");
+    let o = run(&["perm", "--n", "1000", "--seed", "5", "--out", out.to_str().unwrap(), "--reproducible"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (t, p) = read_words(&out);
+    assert_eq!(t, NpyType::U32);
+    assert_eq!(p, perm::reference(1000, 5));
+    // Shuffle an f64 array: the same permutation applied to 8-byte elements.
+    let x: Vec<u32> = (0..777u32).flat_map(|i| { let f = (i as f64 * 0.5).to_bits(); [f as u32, (f >> 32) as u32] }).collect();
+    let xp = tmp("perm-in.npy");
+    write_words(&xp, "<f8", &x);
+    let o = run(&["perm", "--in", xp.to_str().unwrap(), "--seed", "9", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let order = perm::reference_order(&PermDesc::new(777, 8, 9));
+    assert_eq!(read_words(&out), (NpyType::F64, vkprims::prims::sort::gather(&x, 2, &order)));
+    let never = tmp("perm-never.npy");
+    let o = run(&["perm", "--n", "2^x", "--out", never.to_str().unwrap()]);
+    assert_error(&o, "bad size '2^x'", Some(&never));
+    let o = run(&["perm", "--out", never.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!never.exists());
+}
