@@ -178,9 +178,9 @@ enum Cmd {
 
 #[derive(Args)]
 struct BenchArgs {
-    /// What to measure: copy, scan (scan and reduce), sort, multisplit, all (every primitive
-    /// built so far).
-    #[arg(value_parser = ["copy", "scan", "sort", "multisplit", "all"])]
+    /// What to measure: copy, scan (scan and reduce), sort, multisplit, perm, all (every
+    /// primitive built so far).
+    #[arg(value_parser = ["copy", "scan", "sort", "multisplit", "perm", "all"])]
     what: String,
     /// Sizes: integers, powers (2^20) and ranges (2^16:2^28:2 steps the exponent,
     /// 1000:5000:1000 steps linearly), comma-separated. Default: 2^20,2^24,2^28 on GPUs,
@@ -272,6 +272,7 @@ fn run_bench(a: BenchArgs) -> vkprims::Result<ExitCode> {
         "scan" => What::Scan,
         "sort" => What::Sort,
         "multisplit" => What::Multisplit,
+        "perm" => What::Perm,
         _ => What::All,
     };
     let keys = a.key.iter().map(|s| KeyType::parse(s)).collect::<vkprims::Result<Vec<_>>>()?;

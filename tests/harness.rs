@@ -110,18 +110,18 @@ fn results_file_schema_compare_and_plot() {
     let validator = jsonschema::validator_for(&schema).expect("a valid schema");
     let errors: Vec<String> = validator.iter_errors(&doc).map(|e| format!("{} at {}", e, e.instance_path)).collect();
     assert!(errors.is_empty(), "results file does not match its schema:\n{}", errors.join("\n"));
-    // Per size: two copies, two scans, one sort, one multisplit.
-    assert_eq!(doc["rows"].as_array().unwrap().len(), 2 * 6);
+    // Per size: two copies, two scans, one sort, one multisplit, one permutation.
+    assert_eq!(doc["rows"].as_array().unwrap().len(), 2 * 7);
     assert!(doc["git_commit"].as_str().unwrap().len() >= 7 || doc["git_commit"] == "unknown");
     let csv_text = std::fs::read_to_string(&csv).unwrap();
-    assert_eq!(csv_text.lines().count(), 1 + 12);
+    assert_eq!(csv_text.lines().count(), 1 + 14);
     assert!(csv_text.starts_with("primitive,policy,n,mode"));
 
     // The same file compared with itself: "Same" everywhere, exit 0.
     let o = vkprims(&["compare", json.to_str().unwrap(), json.to_str().unwrap()]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{out}");
-    assert_eq!(out.matches("| Same |").count(), 12, "{out}");
+    assert_eq!(out.matches("| Same |").count(), 14, "{out}");
     // A doctored copy where every row takes twice its slowest sample, every time: "Slower"
     // (beyond the threshold, quartile intervals apart), exit 1.
     let mut slow = doc.clone();
@@ -173,7 +173,7 @@ fn bad_axes_and_files_get_clear_errors() {
     let junk = tmp("junk.json");
     std::fs::write(&junk, "{\"rows\": 3}").unwrap();
     one_line(&vkprims(&["plot", junk.to_str().unwrap(), "--out", tmp("x.svg").to_str().unwrap()]), "not a vkprims results file");
-    let o = vkprims(&["bench", "perm"]);
+    let o = vkprims(&["bench", "transpose"]);
     assert_eq!(o.status.code(), Some(2));
     one_line(&vkprims(&["bench", "multisplit", "--buckets", "300"]), "--buckets 300");
     one_line(&vkprims(&["bench", "sort", "--key", "u16"]), "unsupported key type 'u16'");
@@ -203,6 +203,13 @@ fn sort_rows_validate_and_no_reset_fails() {
     m.buckets = vec![2, 5, 256];
     let res = bench::run_sweep(&ctx, &m, &[], |_| {}).unwrap();
     assert_eq!(res.rows.len(), m.len());
+    assert!(res.rows.iter().all(|r| r.valid()), "{:?}", res.rows.iter().map(|r| &r.validation).collect::<Vec<_>>());
+    // Permutation rows, 4- and 8-byte elements.
+    let mut p = s.clone();
+    p.what = What::Perm;
+    p.values = vec![0, 4, 8];
+    let res = bench::run_sweep(&ctx, &p, &[], |_| {}).unwrap();
+    assert_eq!(res.rows.len(), p.len());
     assert!(res.rows.iter().all(|r| r.valid()), "{:?}", res.rows.iter().map(|r| &r.validation).collect::<Vec<_>>());
     // Without resets the stale tickets leave the poisoned output in place.
     s.opts.reset = false;

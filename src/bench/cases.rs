@@ -8,6 +8,7 @@ use crate::error::Result;
 use crate::gpu::{Access, BufferSlice, Context, PipelineKey, Recorder};
 use crate::prims::scan::{self, ScanDesc, ScanKind, ScanPlan, ScanPolicy};
 use crate::prims::multisplit::{self, BucketSource, MultisplitDesc, MultisplitPlan, MultisplitScratch};
+use crate::prims::perm::{self, PermDesc, PermPlan, PermScratch};
 use crate::prims::sort::{self, KeyType, SortDesc, SortPlan, SortScratch};
 use crate::testdata::{generate, sort_keys, KeyPattern, Pattern};
 
@@ -329,4 +330,79 @@ pub fn bench_multisplit(ctx: &Arc<Context>, arena: &mut Arena, key: KeyType, n: 
     r.policy = Some(format!("tile {} items {}", plan.tile_keys(), desc.policy.items));
     r.invocations = invocations;
     Ok(r)
+}
+
+/// Largest n whose permutation a benchmark compares with the full CPU model; above it, the
+/// output is checked to be a bijection (the model's equality is covered by selftest).
+const PERM_MODEL_CHECK_MAX: u64 = 1 << 22;
+
+/// One permutation row: a shuffle of 0..n (4-byte elements) or of 8-byte elements (i, !i).
+pub fn bench_perm(ctx: &Arc<Context>, arena: &mut Arena, n: u64, value_bytes: u32, opts: &BenchOptions) -> Result<Row> {
+    let mut desc = PermDesc::new(n, value_bytes, 42);
+    desc.subgroup_size = opts.subgroup_size;
+    let plan = PermPlan::new(ctx, desc.clone())?;
+    let vw = value_bytes as usize / 4;
+    let input: Vec<u32> = (0..n as u32).flat_map(|i| if vw == 1 { vec![i] } else { vec![i, !i] }).collect();
+    let vb = plan.values_bytes();
+    let (ib, sb, ka, va, h, st) = plan.scratch_bytes();
+    let vin = arena.upload_slot("perm in", &input)?;
+    let vout = arena.slot("perm out", vb)?;
+    let scratch = PermScratch {
+        ids: arena.slot("perm ids", ib)?,
+        ids_sorted: arena.slot("perm ids sorted", sb)?,
+        sort: SortScratch {
+            keys_alt: arena.slot("perm sort keys alt", ka)?,
+            values_alt: arena.slot("perm sort values alt", va)?,
+            hist: arena.slot("perm sort histograms", h)?,
+            state: arena.slot("perm sort look-back", st)?,
+        },
+    };
+    let written = [vout, scratch.ids, scratch.ids_sorted, scratch.sort.keys_alt, scratch.sort.values_alt, scratch.sort.hist, scratch.sort.state];
+    let mut rec = Recorder::new(ctx, "initial reset")?;
+    plan.record_reset(&mut rec, &scratch);
+    rec.submit_and_wait()?;
+    drop(rec);
+    let mut between = |rec: &mut Recorder| -> Result<()> {
+        rec.barrier(&written, Access::ComputeReadWrite, Access::TransferWrite, "the previous trial is done before resets");
+        if opts.reset {
+            plan.record_reset(rec, &scratch);
+        }
+        rec.barrier(&written, Access::TransferWrite, Access::ComputeReadWrite, "resets visible to the trial");
+        Ok(())
+    };
+    let mut body = |rec: &mut Recorder| plan.record_permute(rec, vin, vout, &scratch);
+    let m = measure(ctx, arena, &desc.label(), opts, &mut between, &mut body)?;
+    let invocations = validation_trial(ctx, &desc.label(), &mut between, &mut body, vout, &[vout], Access::ComputeReadWrite)?;
+    let got = arena.read(vout, vb)?;
+    let validation = if n <= PERM_MODEL_CHECK_MAX {
+        let want = sort::gather(&input, vw, &perm::reference_order(&desc));
+        match (0..want.len()).find(|&w| got.get(w) != Some(&want[w])) {
+            None => "ok".to_string(),
+            Some(w) => format!("FAILED: word {w}: got {:?}, want {}", got.get(w), want[w]),
+        }
+    } else {
+        let mut seen = vec![false; n as usize];
+        let bad = (0..n as usize).find(|&p| {
+            let e = got[p * vw] as usize;
+            e >= seen.len() || std::mem::replace(&mut seen[e], true) || (vw == 2 && got[2 * p + 1] != !got[2 * p])
+        });
+        match bad {
+            None => "ok".to_string(),
+            Some(p) => format!("FAILED: position {p} repeats, tears or invents an element (not a permutation)"),
+        }
+    };
+    // Bytes per element: group ids written, then the sort (ids as keys, elements as values:
+    // its histogram read and a read and write of both per pass), then the shuffle's read and
+    // write of the elements.
+    let passes = plan_sort_passes(&desc) as f64;
+    let bytes = 4.0 + 4.0 + passes * 2.0 * (4.0 + value_bytes as f64) + 2.0 * value_bytes as f64;
+    let mut r = row(format!("perm {value_bytes}B"), n, opts, m, bytes, validation);
+    r.policy = Some(format!("{} groups", desc.groups()));
+    r.invocations = invocations;
+    Ok(r)
+}
+
+fn plan_sort_passes(desc: &PermDesc) -> u32 {
+    let g = desc.groups();
+    if g <= 1 { 0 } else { (32 - (g - 1).leading_zeros()).div_ceil(8) }
 }

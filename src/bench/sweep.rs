@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::{bench_copy, bench_multisplit, bench_scan, bench_sort, Arena, BenchOptions, Row};
+use super::{bench_copy, bench_multisplit, bench_perm, bench_scan, bench_sort, Arena, BenchOptions, Row};
 use crate::error::{invalid, Error, Result};
 use crate::gpu::{Context, DeviceInfo};
 use crate::prims::scan::{ScanDesc, ScanKind, ScanOp, ScanPolicy};
@@ -19,7 +19,8 @@ pub enum What {
     Scan,
     Sort,
     Multisplit,
-    /// Every primitive built so far (scan, reduce, sort, multisplit).
+    Perm,
+    /// Every primitive built so far (scan, reduce, sort, multisplit, perm).
     All,
 }
 
@@ -51,12 +52,14 @@ impl Sweep {
         let scans = self.dtypes.len() * self.ops.len() * self.kinds.len() * self.policies.len();
         let sorts = self.keys.len() * self.values.len() * self.descending.len();
         let splits = self.keys.len() * self.values.len() * self.buckets.len();
+        let perms = self.values.iter().filter(|&&v| v > 0).count();
         let per_n = match self.what {
             What::Copy => 0,
             What::Scan => scans,
             What::Sort => sorts,
             What::Multisplit => splits,
-            What::All => scans + sorts + splits,
+            What::Perm => perms,
+            What::All => scans + sorts + splits + perms,
         };
         self.sizes.len() * (2 + per_n)
     }
@@ -188,6 +191,12 @@ pub fn run_sweep(ctx: &Arc<Context>, sweep: &Sweep, command: &[String], mut prog
                         at_n.push(bench_multisplit(ctx, &mut arena, key, n, b, value_bytes, &sweep.opts)?);
                     }
                 }
+            }
+        }
+        if matches!(sweep.what, What::Perm | What::All) {
+            // Element sizes from the value axis (0, keys only, has no permutation row).
+            for &value_bytes in sweep.values.iter().filter(|&&v| v > 0) {
+                at_n.push(bench_perm(ctx, &mut arena, n, value_bytes, &sweep.opts)?);
             }
         }
         for mut r in at_n {
