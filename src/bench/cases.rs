@@ -40,6 +40,29 @@ fn row(primitive: String, n: u64, opts: &BenchOptions, m: Measured, bytes_per_el
     }
 }
 
+/// Reset the carried state once now (the arena's buffers hold the previous row's, even with
+/// --no-reset), and return what precedes every trial: the previous trial finished, the resets
+/// (unless --no-reset), and the resets made visible to the next dispatch.
+fn trial_resets<'a>(
+    ctx: &Arc<Context>,
+    written: Vec<BufferSlice>,
+    reset: impl Fn(&mut Recorder) + 'a,
+    opts: &'a BenchOptions,
+) -> Result<impl FnMut(&mut Recorder) -> Result<()> + 'a> {
+    let mut rec = Recorder::new(ctx, "initial reset")?;
+    reset(&mut rec);
+    rec.submit_and_wait()?;
+    drop(rec);
+    Ok(move |rec: &mut Recorder| -> Result<()> {
+        rec.barrier(&written, Access::ComputeReadWrite, Access::TransferWrite, "the previous trial is done before resets");
+        if opts.reset {
+            reset(rec);
+        }
+        rec.barrier(&written, Access::TransferWrite, Access::ComputeReadWrite, "resets visible to the trial");
+        Ok(())
+    })
+}
+
 /// The validation trial after the timed ones: what precedes every trial, the output
 /// poisoned, the trial inside an invocation count, and its results made readable. `access` is
 /// how the trial touches its outputs. Returns the (expected, counted) invocations.
@@ -144,20 +167,7 @@ pub fn bench_scan(ctx: &Arc<Context>, arena: &mut Arena, desc: &ScanDesc, opts: 
     let i = arena.load_input(&input)?;
     let (o, st): (BufferSlice, BufferSlice) = (arena.output(plan.output_bytes()), arena.state(plan.state_bytes())?);
 
-    // Start from reset state even with --no-reset (the arena's state is the last row's).
-    let mut rec = Recorder::new(ctx, "initial reset")?;
-    plan.record_reset(&mut rec, st);
-    rec.submit_and_wait()?;
-    drop(rec);
-
-    let mut between = |rec: &mut Recorder| -> Result<()> {
-        rec.barrier(&[st, o], Access::ComputeReadWrite, Access::TransferWrite, "the previous trial is done before resets");
-        if opts.reset {
-            plan.record_reset(rec, st);
-        }
-        rec.barrier(&[st, o], Access::TransferWrite, Access::ComputeReadWrite, "resets visible to the trial");
-        Ok(())
-    };
+    let mut between = trial_resets(ctx, vec![st, o], |rec| plan.record_reset(rec, st), opts)?;
     let mut body = |rec: &mut Recorder| plan.record_dispatch(rec, i, o, st);
     let m = measure(ctx, arena, &desc.label(), opts, &mut between, &mut body)?;
 
@@ -213,20 +223,8 @@ pub fn bench_sort(ctx: &Arc<Context>, arena: &mut Arena, desc: &SortDesc, opts: 
         state: arena.slot("sort look-back", plan.state_bytes())?,
     };
     let vals = vin.map(|vi| (vi, vout));
-    let written = [kout, vout, scratch.keys_alt, scratch.values_alt, scratch.hist, scratch.state];
-
-    let mut rec = Recorder::new(ctx, "initial reset")?;
-    plan.record_reset(&mut rec, &scratch);
-    rec.submit_and_wait()?;
-    drop(rec);
-    let mut between = |rec: &mut Recorder| -> Result<()> {
-        rec.barrier(&written, Access::ComputeReadWrite, Access::TransferWrite, "the previous trial is done before resets");
-        if opts.reset {
-            plan.record_reset(rec, &scratch);
-        }
-        rec.barrier(&written, Access::TransferWrite, Access::ComputeReadWrite, "resets visible to the trial");
-        Ok(())
-    };
+    let written = vec![kout, vout, scratch.keys_alt, scratch.values_alt, scratch.hist, scratch.state];
+    let mut between = trial_resets(ctx, written, |rec| plan.record_reset(rec, &scratch), opts)?;
     let mut body = |rec: &mut Recorder| plan.record_sort(rec, kin, kout, vals, &scratch);
     let m = measure(ctx, arena, &desc.label(), opts, &mut between, &mut body)?;
 
@@ -293,19 +291,8 @@ pub fn bench_multisplit(ctx: &Arc<Context>, arena: &mut Arena, key: KeyType, n: 
         dummy: arena.slot("multisplit unused", 4)?,
     };
     let vals = vin.map(|vi| (vi, vout));
-    let written = [kout, vout, offs, scratch.hist, scratch.state];
-    let mut rec = Recorder::new(ctx, "initial reset")?;
-    plan.record_reset(&mut rec, &scratch);
-    rec.submit_and_wait()?;
-    drop(rec);
-    let mut between = |rec: &mut Recorder| -> Result<()> {
-        rec.barrier(&written, Access::ComputeReadWrite, Access::TransferWrite, "the previous trial is done before resets");
-        if opts.reset {
-            plan.record_reset(rec, &scratch);
-        }
-        rec.barrier(&written, Access::TransferWrite, Access::ComputeReadWrite, "resets visible to the trial");
-        Ok(())
-    };
+    let written = vec![kout, vout, offs, scratch.hist, scratch.state];
+    let mut between = trial_resets(ctx, written, |rec| plan.record_reset(rec, &scratch), opts)?;
     let mut body = |rec: &mut Recorder| plan.record_split(rec, kin, kout, vals, ain, None, &scratch);
     let m = measure(ctx, arena, &desc.label(), opts, &mut between, &mut body)?;
     // The validation trial also writes the offsets.
@@ -357,19 +344,8 @@ pub fn bench_perm(ctx: &Arc<Context>, arena: &mut Arena, n: u64, value_bytes: u3
             state: arena.slot("perm sort look-back", st)?,
         },
     };
-    let written = [vout, scratch.ids, scratch.ids_sorted, scratch.sort.keys_alt, scratch.sort.values_alt, scratch.sort.hist, scratch.sort.state];
-    let mut rec = Recorder::new(ctx, "initial reset")?;
-    plan.record_reset(&mut rec, &scratch);
-    rec.submit_and_wait()?;
-    drop(rec);
-    let mut between = |rec: &mut Recorder| -> Result<()> {
-        rec.barrier(&written, Access::ComputeReadWrite, Access::TransferWrite, "the previous trial is done before resets");
-        if opts.reset {
-            plan.record_reset(rec, &scratch);
-        }
-        rec.barrier(&written, Access::TransferWrite, Access::ComputeReadWrite, "resets visible to the trial");
-        Ok(())
-    };
+    let written = vec![vout, scratch.ids, scratch.ids_sorted, scratch.sort.keys_alt, scratch.sort.values_alt, scratch.sort.hist, scratch.sort.state];
+    let mut between = trial_resets(ctx, written, |rec| plan.record_reset(rec, &scratch), opts)?;
     let mut body = |rec: &mut Recorder| plan.record_permute(rec, vin, vout, &scratch);
     let m = measure(ctx, arena, &desc.label(), opts, &mut between, &mut body)?;
     let invocations = validation_trial(ctx, &desc.label(), &mut between, &mut body, vout, &[vout], Access::ComputeReadWrite)?;
