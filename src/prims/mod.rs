@@ -94,3 +94,11 @@ pub(crate) fn require_subgroup_ops(ctx: &Context, what: &str, ops: &[&str]) -> R
         Err(crate::Error::Unsupported { device: ctx.info().name.clone(), what: format!("{} (needed by {what})", missing.join(", ")) })
     }
 }
+
+/// Refuse a buffer range smaller than what a primitive will touch (before recording).
+pub(crate) fn require_bytes(what: &str, name: &str, s: crate::gpu::BufferSlice, bytes: u64) -> Result<()> {
+    if s.size < bytes {
+        return invalid(format!("{what}: {name} holds {} bytes, needs {bytes}", s.size));
+    }
+    Ok(())
+}

@@ -214,12 +214,7 @@ impl MultisplitPlan {
         scratch: &MultisplitScratch,
     ) -> Result<()> {
         let what = self.desc.label();
-        let need = |name: &str, s: BufferSlice, bytes: u64| -> Result<()> {
-            if s.size < bytes {
-                return invalid(format!("{what}: {name} holds {} bytes, needs {bytes}", s.size));
-            }
-            Ok(())
-        };
+        let need = |name: &str, s: BufferSlice, bytes: u64| super::require_bytes(&what, name, s, bytes);
         need("keys_in", keys_in, self.keys_bytes())?;
         need("keys_out", keys_out, self.keys_bytes())?;
         need("hist", scratch.hist, self.hist_bytes())?;

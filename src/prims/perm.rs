@@ -133,9 +133,7 @@ impl PermPlan {
         let what = self.desc.label();
         let vb = self.values_bytes();
         for (name, s, need) in [("values_in", values_in, vb), ("values_out", values_out, vb), ("ids", scratch.ids, self.desc.n * 4), ("ids_sorted", scratch.ids_sorted, self.desc.n * 4)] {
-            if s.size < need {
-                return invalid(format!("{what}: {name} holds {} bytes, needs {need}", s.size));
-            }
+            super::require_bytes(&what, name, s, need)?;
         }
         if self.desc.n == 0 {
             return Ok(());

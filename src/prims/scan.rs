@@ -262,9 +262,7 @@ impl ScanPlan {
             ("output", output, self.output_bytes()),
             ("state", state, self.state_bytes()),
         ] {
-            if s.size < need {
-                return invalid(format!("{what}: {name} buffer holds {} bytes, needs {need}", s.size));
-            }
+            super::require_bytes(&what, name, s, need)?;
         }
         if self.desc.n == 0 && self.desc.kind != ScanKind::Reduce {
             return Ok(());
