@@ -92,8 +92,9 @@ enum Cmd {
         #[command(flatten)]
         dev: DeviceArgs,
     },
-    /// Stable multisplit of a 1-D .npy array into 2..=256 buckets by a bucket-id array, a bit
-    /// field of the key, or sorted splitters; optional values and bucket offsets (B + 1 u32).
+    /// Stable multisplit of a 1-D .npy array by a bucket-id array or sorted splitters (2 to 256
+    /// buckets) or a bit field of the key (up to 2^16 buckets); optional values and bucket
+    /// offsets (B + 1 u32).
     Multisplit {
         #[arg(long = "in")]
         input: PathBuf,

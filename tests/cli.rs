@@ -294,8 +294,13 @@ fn multisplit_through_npy() {
     assert_error(&o, "2 bucket ids for 7001 keys", Some(&out));
     let o = run(&["multisplit", "--in", kp.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert_error(&o, "give one bucket source", Some(&out));
-    let o = run(&["multisplit", "--in", kp.to_str().unwrap(), "--bits", "0:9", "--out", out.to_str().unwrap()]);
-    assert_error(&o, "512 buckets", Some(&out));
+    let o = run(&["multisplit", "--in", kp.to_str().unwrap(), "--bits", "0:17", "--out", out.to_str().unwrap()]);
+    assert_error(&o, "131072 buckets", Some(&out));
+    // More than 256 buckets from a bit field compose passes.
+    let o = run(&["multisplit", "--in", kp.to_str().unwrap(), "--bits", "20:32", "--out", ko.to_str().unwrap(), "--offsets-out", oo.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let d = MultisplitDesc::new(KeyType::F32, n as u64, BucketSource::Bits { lo: 20, hi: 32 });
+    assert_eq!(multisplit::check(&d, &keys, None, None, (&read_words(&ko).1, None, &read_words(&oo).1)), None);
 }
 
 #[test]

@@ -113,6 +113,7 @@ fn bad_requests() {
     assert!(plan_err(MultisplitDesc::new(KeyType::U32, 10, BucketSource::Ids { buckets: 1 })).contains("1 buckets"));
     assert!(plan_err(MultisplitDesc::new(KeyType::U32, 10, BucketSource::Ids { buckets: 257 })).contains("257 buckets"));
     assert!(plan_err(MultisplitDesc::new(KeyType::U32, 10, BucketSource::Bits { lo: 30, hi: 34 })).contains("bit field 30:34"));
+    assert!(plan_err(MultisplitDesc::new(KeyType::U32, 10, BucketSource::Splitters { count: 300 })).contains("301 buckets"));
     let d = MultisplitDesc::new(KeyType::U32, 4, BucketSource::Ids { buckets: 4 });
     let e = multisplit::check_aux(&d, Some(&[0, 1, 4, 2])).unwrap_err().to_string();
     assert!(e.contains("bucket id 4 at element 2 is not below 4"), "{e}");
@@ -122,5 +123,28 @@ fn bad_requests() {
     let plan = MultisplitPlan::new(&ctx, MultisplitDesc::new(KeyType::U32, 4, BucketSource::Ids { buckets: 4 })).unwrap();
     let e = plan.run(&ctx, &[1, 2, 3, 4], None, Some(&[0, 1])).unwrap_err().to_string();
     assert!(e.contains("2 bucket ids for 4 elements"), "{e}");
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn composed_splits_up_to_65536_buckets() {
+    let ctx = common::ctx();
+    for (key, lo, hi, n, value_bytes) in [
+        (KeyType::U32, 0u32, 12u32, 30_011u64, 4u32),
+        (KeyType::F32, 4, 20, 50_003, 0),
+        (KeyType::U64, 30, 41, 20_011, 8),
+        (KeyType::I32, 20, 29, 0, 4),
+        (KeyType::U32, 16, 32, 1, 0),
+    ] {
+        let mut d = MultisplitDesc::new(key, n, BucketSource::Bits { lo, hi });
+        d.value_bytes = value_bytes;
+        check(&d, &sort_keys(KeyPattern::Random, key, n as usize, n), None);
+        d.force_fallback_period = 3;
+        check(&d, &sort_keys(KeyPattern::FewDistinct, key, n as usize, n + 1), None);
+    }
+    let e = MultisplitPlan::new(&ctx, MultisplitDesc::new(KeyType::U32, 10, BucketSource::Bits { lo: 0, hi: 17 })).err().unwrap();
+    assert!(e.to_string().contains("131072 buckets"), "{e}");
+    let e = MultisplitPlan::new(&ctx, MultisplitDesc::new(KeyType::U32, 10, BucketSource::Ids { buckets: 300 })).err().unwrap();
+    assert!(e.to_string().contains("300 buckets"), "{e}");
     common::assert_no_validation_messages(&ctx);
 }

@@ -1,11 +1,12 @@
 #version 460
-// Bucket histogram of a multisplit (at most 256 buckets): workgroups stride over the
-// elements, count in shared memory, add to the global histogram. CPU twin:
-// src/prims/multisplit.rs (reference).
+// Bucket histogram of a multisplit: workgroups stride over the elements and count in shared
+// memory (up to 256 buckets), or straight into the global counts (GLOBAL_COUNTS, for the up
+// to 65,536 buckets of a composed split). CPU twin: src/prims/multisplit.rs (reference).
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint KEY_KIND = 0;
 layout(constant_id = 2) const uint DESCENDING = 0;
 layout(constant_id = 3) const uint SOURCE = 0;
+layout(constant_id = 4) const uint GLOBAL_COUNTS = 0;
 #include "sort/sort_keys.glsl"
 
 layout(push_constant) uniform Params { uint n; uint shift; uint bits; uint buckets; } pc;
@@ -19,9 +20,14 @@ shared uint s_hist[256];
 
 void main() {
     uint lid = gl_LocalInvocationIndex;
+    uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
+    if (GLOBAL_COUNTS != 0u) {
+        for (uint i = gl_WorkGroupID.x * gl_WorkGroupSize.x + lid; i < pc.n; i += stride)
+            atomicAdd(hist[bucket_from(i, keys[i])], 1u);
+        return;
+    }
     for (uint i = lid; i < 256u; i += gl_WorkGroupSize.x) s_hist[i] = 0u;
     barrier();
-    uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
     for (uint i = gl_WorkGroupID.x * gl_WorkGroupSize.x + lid; i < pc.n; i += stride)
         atomicAdd(s_hist[bucket_from(i, keys[i])], 1u);
     barrier();

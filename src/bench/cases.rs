@@ -289,6 +289,7 @@ pub fn bench_multisplit(ctx: &Arc<Context>, arena: &mut Arena, key: KeyType, n: 
         hist: arena.slot("multisplit histogram", plan.hist_bytes())?,
         state: arena.slot("multisplit look-back", plan.state_bytes())?,
         dummy: arena.slot("multisplit unused", 4)?,
+        sort: None, // the bench's bucket counts are at most 256: one pass
     };
     let vals = vin.map(|vi| (vi, vout));
     let written = vec![kout, vout, offs, scratch.hist, scratch.state];

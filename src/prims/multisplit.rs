@@ -1,4 +1,4 @@
-//! Stable multisplit into 2..=256 buckets (GPU kernels: glsl/multisplit/ on the shared
+//! Stable multisplit into 2..=256 buckets in one pass (GPU kernels: glsl/multisplit/ on the shared
 //! binning pass, glsl/sort/binning.glsl). The output holds bucket 0's elements, then bucket
 //! 1's, and so on, each in input order, plus the bucket offsets (B + 1 words, an exclusive
 //! prefix of the counts ending with n).
@@ -6,13 +6,17 @@
 //! The bucket of an element comes from a bit field of the raw key (B = 2^(hi - lo)), a u32
 //! bucket-id array (every id must be < B), or B - 1 splitters sorted by the key's order
 //! (bucket = how many splitters are <= the key; floats in IEEE 754 totalOrder). More than 256
-//! buckets (composed passes) and the atomic ranking are not built yet.
+//! buckets from a bit field (up to 2^16) compose: a stable radix sort by those bits, the counts
+//! from a global histogram, the offsets from the exclusive scan. More buckets from ids or
+//! splitters, and the atomic ranking, are not built yet.
 
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::sort::{binning_geometry, order_key, BinningInput, KeyType, SortPolicy};
+use super::scan::{ScanDesc, ScanKind, ScanOp, ScanPlan};
+use super::sort::{binning_geometry, order_key, BinningInput, KeyType, SortDesc, SortPlan, SortPolicy, SortScratch};
+use super::DType;
 use crate::error::{invalid, Result};
 use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
 
@@ -74,12 +78,22 @@ impl MultisplitDesc {
 
 /// Scratch besides the caller's buffers (allocate once, reuse).
 pub struct MultisplitScratch {
-    /// Bucket histogram and offsets.
+    /// Bucket histogram and offsets (composed splits: counts, then the scan's state).
     pub hist: BufferSlice,
-    /// Tile ticket and look-back words.
+    /// Tile ticket and look-back words (composed splits: the sort's, in `sort`).
     pub state: BufferSlice,
     /// At least 4 bytes: bound in place of values for keys-only splits.
     pub dummy: BufferSlice,
+    /// Composed splits (more than 256 buckets) only: the radix sort's scratch
+    /// ([`MultisplitPlan::sort_scratch_bytes`]).
+    pub sort: Option<SortScratch>,
+}
+
+/// A split into more than 256 buckets by a bit field: a stable radix sort by those bits, with
+/// the bucket counts from a global histogram and the offsets from an exclusive scan.
+struct Composed {
+    sort: SortPlan,
+    scan: ScanPlan,
 }
 
 pub struct MultisplitPlan {
@@ -89,9 +103,12 @@ pub struct MultisplitPlan {
     histogram: Arc<Pipeline>,
     offsets: Arc<Pipeline>,
     pass: Arc<Pipeline>,
+    composed: Option<Composed>,
 }
 
 const MAX_PASSES: u64 = 8;
+/// The most buckets a split takes: 2^16 (bit fields of up to 16 bits).
+pub const MAX_BUCKETS: u64 = 1 << 16;
 
 impl MultisplitPlan {
     pub fn new(ctx: &Context, desc: MultisplitDesc) -> Result<MultisplitPlan> {
@@ -102,8 +119,12 @@ impl MultisplitPlan {
                 return invalid(format!("{what}: bit field {lo}:{hi} must satisfy lo < hi <= {}", desc.key.bits()));
             }
         }
-        if !(2..=256).contains(&b) {
-            return invalid(format!("{what}: {b} buckets; one pass splits into 2 to 256 (composing passes for more is not built yet)"));
+        let composed_ok = matches!(desc.source, BucketSource::Bits { .. }) && b <= MAX_BUCKETS;
+        if b < 2 || (b > 256 && !composed_ok) {
+            return invalid(format!(
+                "{what}: {b} buckets; a split takes 2 to 256 buckets, or up to {MAX_BUCKETS} from a bit field \
+                 (more buckets from ids or splitters are not built yet)"
+            ));
         }
         // A multisplit is one binning pass: the sort's checks and geometry.
         let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
@@ -115,9 +136,24 @@ impl MultisplitPlan {
             _ => 2,
         };
         let src = desc.source.spec();
+        let composed = if b > 256 {
+            let BucketSource::Bits { lo, hi } = desc.source else { unreachable!() };
+            // Keys move raw; an unsigned key type of the same width sorts by the raw bits.
+            let mut sd = SortDesc::new(if desc.key.wide() { KeyType::U64 } else { KeyType::U32 }, desc.n);
+            sd.value_bytes = desc.value_bytes;
+            sd.bits = (lo, hi);
+            sd.subgroup_size = desc.subgroup_size;
+            sd.force_fallback_period = desc.force_fallback_period;
+            sd.policy = desc.policy;
+            let mut scan = ScanDesc::new(DType::U32, ScanOp::Add, ScanKind::Exclusive, b);
+            scan.pin_subgroup_size(ctx, desc.subgroup_size);
+            Some(Composed { sort: SortPlan::new(ctx, sd)?, scan: ScanPlan::new(ctx, scan)? })
+        } else {
+            None
+        };
         let histogram = ctx.pipeline(PipelineKey {
             shader: if desc.key.wide() { "multisplit_histogram_k64" } else { "multisplit_histogram_k32" },
-            spec: vec![128, kind, 0, src],
+            spec: vec![128, kind, 0, src, composed.is_some() as u32],
             subgroup_size: desc.subgroup_size,
             bindings: 3,
             push_bytes: 16,
@@ -140,7 +176,7 @@ impl MultisplitPlan {
             bindings: 7,
             push_bytes: 20,
         })?;
-        Ok(MultisplitPlan { tiles, tile_keys: wg as u64 * desc.policy.items as u64, desc, histogram, offsets, pass })
+        Ok(MultisplitPlan { tiles, tile_keys: wg as u64 * desc.policy.items as u64, desc, histogram, offsets, pass, composed })
     }
 
     pub fn desc(&self) -> &MultisplitDesc {
@@ -171,16 +207,41 @@ impl MultisplitPlan {
         (self.buckets() as u64 + 1) * 4
     }
     pub fn hist_bytes(&self) -> u64 {
-        (MAX_PASSES * 256 + MAX_PASSES) * 4
+        match &self.composed {
+            Some(c) => self.buckets() as u64 * 4 + c.scan.state_bytes(),
+            None => (MAX_PASSES * 256 + MAX_PASSES) * 4,
+        }
     }
     pub fn state_bytes(&self) -> u64 {
-        (4 + 256 * self.tiles as u64) * 4
+        match &self.composed {
+            Some(_) => 4,
+            None => (4 + 256 * self.tiles as u64) * 4,
+        }
+    }
+    /// Composed splits: the sort's scratch sizes (keys_alt, values_alt, hist, state).
+    pub fn sort_scratch_bytes(&self) -> Option<(u64, u64, u64, u64)> {
+        self.composed.as_ref().map(|c| c.sort.scratch_bytes())
     }
 
     /// Zero the histogram and look-back state (before every split, then a barrier).
     pub fn record_reset(&self, rec: &mut Recorder, scratch: &MultisplitScratch) {
         rec.fill(scratch.hist.sub(0, self.hist_bytes()), 0);
         rec.fill(scratch.state.sub(0, self.state_bytes()), 0);
+        if let (Some(c), Some(s)) = (&self.composed, &scratch.sort) {
+            c.sort.record_reset(rec, s);
+        }
+    }
+
+    /// What [`MultisplitPlan::record_reset`] writes (for the barrier after it).
+    fn reset_ranges(&self, scratch: &MultisplitScratch) -> Vec<BufferSlice> {
+        let mut v = vec![scratch.hist.sub(0, self.hist_bytes()), scratch.state.sub(0, self.state_bytes())];
+        if let (Some(c), Some(s)) = (&self.composed, &scratch.sort) {
+            v.push(s.hist.sub(0, c.sort.hist_bytes()));
+            if self.desc.n > 0 {
+                v.push(s.state.sub(0, c.sort.state_bytes()));
+            }
+        }
+        v
     }
 
     /// Reset, barrier, split. Inputs are only read; `offsets_out` (B + 1 words) is optional.
@@ -196,8 +257,7 @@ impl MultisplitPlan {
         scratch: &MultisplitScratch,
     ) -> Result<()> {
         self.record_reset(rec, scratch);
-        let reset = [scratch.hist.sub(0, self.hist_bytes()), scratch.state.sub(0, self.state_bytes())];
-        rec.barrier(&reset, Access::TransferWrite, Access::ComputeReadWrite, "multisplit: histogram and look-back zeroed");
+        rec.barrier(&self.reset_ranges(scratch), Access::TransferWrite, Access::ComputeReadWrite, "multisplit: histogram and look-back zeroed");
         self.record_split(rec, keys_in, keys_out, values, aux, offsets_out, scratch)
     }
 
@@ -237,8 +297,30 @@ impl MultisplitPlan {
         if let Some(o) = offsets_out {
             need("offsets_out", o, self.offsets_bytes())?;
         }
+        if self.composed.is_some() != scratch.sort.is_some() {
+            return invalid(format!("{what}: a split into more than 256 buckets needs the sort scratch, and only it does"));
+        }
         let hist = scratch.hist.sub(0, self.hist_bytes());
         let b = self.buckets();
+        if let (Some(c), Some(sort_scratch)) = (&self.composed, &scratch.sort) {
+            let BucketSource::Bits { lo, hi } = self.desc.source else { unreachable!() };
+            let counts = hist.sub(0, b as u64 * 4);
+            if self.desc.n > 0 {
+                let push: [u32; 4] = [self.desc.n as u32, lo, hi - lo, b];
+                let groups = self.desc.n.div_ceil(128).min(self.desc.policy.histogram_groups as u64) as u32;
+                let kb = self.keys_bytes();
+                rec.dispatch(&self.histogram, &[keys_in.sub(0, kb), counts, scratch.dummy.sub(0, 4)], bytemuck::bytes_of(&push), [groups, 1, 1])?;
+                c.sort.record_sort(rec, keys_in, keys_out, values, sort_scratch)?;
+            }
+            if let Some(o) = offsets_out {
+                let scan_state = hist.sub(b as u64 * 4, c.scan.state_bytes());
+                let before = if self.desc.n > 0 { Access::ComputeReadWrite } else { Access::TransferWrite };
+                rec.barrier(&[counts, scan_state], before, Access::ComputeReadWrite, "multisplit: bucket counts complete before their scan");
+                c.scan.record_dispatch(rec, counts, o.sub(0, b as u64 * 4), scan_state)?;
+                rec.fill(o.sub(b as u64 * 4, 4), self.desc.n as u32);
+            }
+            return Ok(());
+        }
         let (shift, bits) = match self.desc.source {
             BucketSource::Bits { lo, hi } => (lo, hi - lo),
             _ => (0, 0),
@@ -300,7 +382,21 @@ impl MultisplitPlan {
             )),
             None => None,
         };
-        let scratch = MultisplitScratch { hist: hist.slice(), state: state.slice(), dummy: dummy.slice() };
+        let sort_bufs = match self.sort_scratch_bytes() {
+            Some((ka, va, h, st)) => Some([
+                Buffer::new(ctx, ka, MemoryLocation::GpuOnly, "multisplit sort keys alt")?,
+                Buffer::new(ctx, va, MemoryLocation::GpuOnly, "multisplit sort values alt")?,
+                Buffer::new(ctx, h, MemoryLocation::GpuOnly, "multisplit sort histograms")?,
+                Buffer::new(ctx, st.max(4), MemoryLocation::GpuOnly, "multisplit sort look-back")?,
+            ]),
+            None => None,
+        };
+        let scratch = MultisplitScratch {
+            hist: hist.slice(),
+            state: state.slice(),
+            dummy: dummy.slice(),
+            sort: sort_bufs.as_ref().map(|b| SortScratch { keys_alt: b[0].slice(), values_alt: b[1].slice(), hist: b[2].slice(), state: b[3].slice() }),
+        };
         let mut rec = Recorder::new(ctx, what.clone())?;
         self.record(
             &mut rec,
@@ -316,6 +412,7 @@ impl MultisplitPlan {
             outs.push(v.1.slice());
         }
         rec.barrier(&outs, Access::ComputeWrite, Access::TransferRead, "multisplit output copied to the host");
+        rec.barrier(&[offs.slice()], Access::ComputeWrite, Access::TransferRead, "scanned offsets copied to the host");
         rec.barrier(&[offs.slice()], Access::TransferWrite, Access::TransferRead, "offsets copied to the host");
         rec.submit_and_wait()?;
         drop(rec);
