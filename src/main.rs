@@ -203,8 +203,8 @@ struct BenchArgs {
     /// Sort directions: false (ascending), true (descending).
     #[arg(long, value_delimiter = ',', default_value = "false")]
     descending: Vec<bool>,
-    /// Multisplit bucket counts, 2 to 256 (powers of two split by the low key bits, others by
-    /// bucket ids).
+    /// Multisplit bucket counts: 2 to 256, or powers of two up to 65536 (powers of two split
+    /// by the low key bits, composed above 256; others by bucket ids).
     #[arg(long, value_delimiter = ',', default_value = "2,16,256")]
     buckets: Vec<u32>,
     /// Tuning policies to compare, WORKGROUPxVEC4_PER_LANE[xSPIN_LIMIT[xREDUCE_GROUPS]]
@@ -277,8 +277,8 @@ fn run_bench(a: BenchArgs) -> vkprims::Result<ExitCode> {
         _ => What::All,
     };
     let keys = a.key.iter().map(|s| KeyType::parse(s)).collect::<vkprims::Result<Vec<_>>>()?;
-    if let Some(b) = a.buckets.iter().find(|b| !(2..=256).contains(*b)) {
-        return Err(Error::Invalid(format!("--buckets {b}: a multisplit pass has 2 to 256 buckets")));
+    if let Some(b) = a.buckets.iter().find(|&&b| !((2..=256).contains(&b) || (b.is_power_of_two() && b <= 1 << 16))) {
+        return Err(Error::Invalid(format!("--buckets {b}: 2 to 256, or a power of two up to 65536 (a composed bit-field split)")));
     }
     if let Some(v) = a.values.iter().find(|v| ![0, 4, 8].contains(*v)) {
         return Err(Error::Invalid(format!("--values {v}: value sizes are 0 (keys only), 4 or 8 bytes")));

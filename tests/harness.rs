@@ -176,6 +176,7 @@ fn bad_axes_and_files_get_clear_errors() {
     let o = vkprims(&["bench", "transpose"]);
     assert_eq!(o.status.code(), Some(2));
     one_line(&vkprims(&["bench", "multisplit", "--buckets", "300"]), "--buckets 300");
+    one_line(&vkprims(&["bench", "multisplit", "--buckets", "131072"]), "--buckets 131072");
     one_line(&vkprims(&["bench", "sort", "--key", "u16"]), "unsupported key type 'u16'");
     one_line(&vkprims(&["bench", "sort", "--values", "2"]), "--values 2");
 }
@@ -200,7 +201,7 @@ fn sort_rows_validate_and_no_reset_fails() {
     // Multisplit rows: bit-field and bucket-id sources, keys and pairs.
     let mut m = s.clone();
     m.what = What::Multisplit;
-    m.buckets = vec![2, 5, 256];
+    m.buckets = vec![2, 5, 256, 4096];
     let res = bench::run_sweep(&ctx, &m, &[], |_| {}).unwrap();
     assert_eq!(res.rows.len(), m.len());
     assert!(res.rows.iter().all(|r| r.valid()), "{:?}", res.rows.iter().map(|r| &r.validation).collect::<Vec<_>>());

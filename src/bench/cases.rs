@@ -253,8 +253,9 @@ pub fn bench_sort(ctx: &Arc<Context>, arena: &mut Arena, desc: &SortDesc, opts: 
 }
 
 /// One multisplit row: random keys split by their low bits (B a power of two: the bucket is
-/// bits 0..log2 B, CUB's one-pass radix split) or by random bucket ids otherwise; values =
-/// input index; resets outside the timestamps; a validated last trial.
+/// bits 0..log2 B, CUB's one-pass radix split; above 256, a composed split) or by random
+/// bucket ids otherwise; values = input index; resets outside the timestamps; a validated
+/// last trial.
 pub fn bench_multisplit(ctx: &Arc<Context>, arena: &mut Arena, key: KeyType, n: u64, buckets: u32, value_bytes: u32, opts: &BenchOptions) -> Result<Row> {
     let source =
         if buckets.is_power_of_two() { BucketSource::Bits { lo: 0, hi: buckets.trailing_zeros() } } else { BucketSource::Ids { buckets } };
@@ -289,10 +290,22 @@ pub fn bench_multisplit(ctx: &Arc<Context>, arena: &mut Arena, key: KeyType, n: 
         hist: arena.slot("multisplit histogram", plan.hist_bytes())?,
         state: arena.slot("multisplit look-back", plan.state_bytes())?,
         dummy: arena.slot("multisplit unused", 4)?,
-        sort: None, // the bench's bucket counts are at most 256: one pass
+        sort: match plan.sort_scratch_bytes() {
+            // More than 256 buckets: the composed split's radix-sort scratch.
+            Some((ka, va, h, st)) => Some(SortScratch {
+                keys_alt: arena.slot("multisplit sort keys alt", ka)?,
+                values_alt: arena.slot("multisplit sort values alt", va)?,
+                hist: arena.slot("multisplit sort histograms", h)?,
+                state: arena.slot("multisplit sort look-back", st)?,
+            }),
+            None => None,
+        },
     };
     let vals = vin.map(|vi| (vi, vout));
-    let written = vec![kout, vout, offs, scratch.hist, scratch.state];
+    let mut written = vec![kout, vout, offs, scratch.hist, scratch.state];
+    if let Some(ss) = &scratch.sort {
+        written.extend([ss.keys_alt, ss.values_alt, ss.hist, ss.state]);
+    }
     let mut between = trial_resets(ctx, written, |rec| plan.record_reset(rec, &scratch), opts)?;
     let mut body = |rec: &mut Recorder| plan.record_split(rec, kin, kout, vals, ain, None, &scratch);
     let m = measure(ctx, arena, &desc.label(), opts, &mut between, &mut body)?;
@@ -306,9 +319,12 @@ pub fn bench_multisplit(ctx: &Arc<Context>, arena: &mut Arena, key: KeyType, n: 
         Some(e) => format!("FAILED: {e}"),
     };
     // Bytes per element: the histogram reads the keys (and ids), the split reads and writes
-    // keys and values (and reads the ids).
+    // keys and values (and reads the ids); a composed split adds its sort's histogram read
+    // and a read and write of keys and values per further pass.
     let ids = if aux.is_some() { 8.0 } else { 0.0 };
-    let bytes = 3.0 * key.bytes() as f64 + 2.0 * value_bytes as f64 + ids;
+    let extra_passes = plan.sort_scratch_bytes().map_or(0.0, |_| (buckets.trailing_zeros().div_ceil(8) - 1) as f64);
+    let bytes = 3.0 * key.bytes() as f64 + 2.0 * value_bytes as f64 + ids
+        + if extra_passes > 0.0 { key.bytes() as f64 + extra_passes * 2.0 * (key.bytes() + value_bytes as u64) as f64 } else { 0.0 };
     let mut primitive = format!("multisplit {}", key.name());
     if value_bytes > 0 {
         primitive.push_str(&format!(" pairs {value_bytes}B"));
