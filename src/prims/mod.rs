@@ -102,3 +102,21 @@ pub(crate) fn require_bytes(what: &str, name: &str, s: crate::gpu::BufferSlice, 
     }
     Ok(())
 }
+
+/// The payload a binning pass moves: present exactly when the plan has `value_bytes`, and
+/// both ranges large enough.
+pub(crate) fn require_values(
+    what: &str,
+    value_bytes: u32,
+    values: Option<(crate::gpu::BufferSlice, crate::gpu::BufferSlice)>,
+    bytes: u64,
+) -> Result<()> {
+    if (value_bytes > 0) != values.is_some() {
+        return invalid(format!("{what}: values given {} but the plan has value_bytes {value_bytes}", values.is_some()));
+    }
+    if let Some((vi, vo)) = values {
+        require_bytes(what, "values_in", vi, bytes)?;
+        require_bytes(what, "values_out", vo, bytes)?;
+    }
+    Ok(())
+}

@@ -280,13 +280,7 @@ impl MultisplitPlan {
         need("hist", scratch.hist, self.hist_bytes())?;
         need("state", scratch.state, self.state_bytes())?;
         need("dummy", scratch.dummy, 4)?;
-        if (self.desc.value_bytes > 0) != values.is_some() {
-            return invalid(format!("{what}: values given {} but the plan has value_bytes {}", values.is_some(), self.desc.value_bytes));
-        }
-        if let Some((vi, vo)) = values {
-            need("values_in", vi, self.values_bytes())?;
-            need("values_out", vo, self.values_bytes())?;
-        }
+        super::require_values(&what, self.desc.value_bytes, values, self.values_bytes())?;
         let needs_aux = !matches!(self.desc.source, BucketSource::Bits { .. });
         if needs_aux != aux.is_some() {
             return invalid(format!("{what}: bucket ids or splitters given {} but the source needs them: {needs_aux}", aux.is_some()));

@@ -276,13 +276,7 @@ impl SortPlan {
         need("hist", scratch.hist, self.hist_bytes())?;
         need("values_alt", scratch.values_alt, self.values_bytes().max(4))?;
         need("state", scratch.state, self.state_bytes())?;
-        if (self.desc.value_bytes > 0) != values.is_some() {
-            return invalid(format!("{what}: values given {} but the plan has value_bytes {}", values.is_some(), self.desc.value_bytes));
-        }
-        if let Some((vi, vo)) = values {
-            need("values_in", vi, self.values_bytes())?;
-            need("values_out", vo, self.values_bytes())?;
-        }
+        super::require_values(&what, self.desc.value_bytes, values, self.values_bytes())?;
         if self.desc.n == 0 {
             return Ok(());
         }
