@@ -16,6 +16,10 @@ struct Variant {
     defines: Vec<(&'static str, String)>,
 }
 
+/// Binning-pass rankings: ballots (any device), and subgroupPartitionNV for devices with
+/// VK_NV_shader_subgroup_partitioned (module name suffix `_part`).
+const RANKINGS: [(&str, Option<&str>); 2] = [("", None), ("_part", Some("PARTITIONED"))];
+
 fn variants() -> Vec<Variant> {
     let mut v = Vec::new();
     // Scan and reduce: element type x operator (inclusive/exclusive is a spec constant).
@@ -40,11 +44,11 @@ fn variants() -> Vec<Variant> {
             defines: vec![("KEY64", k64.to_string()), ("VALUE_WORDS", "0".into())],
         });
         for vw in [0, 1, 2] {
-            v.push(Variant {
-                name: format!("sort_onesweep_{kw}_v{vw}"),
-                file: "sort/onesweep.comp",
-                defines: vec![("KEY64", k64.to_string()), ("VALUE_WORDS", vw.to_string())],
-            });
+            for (suffix, part) in RANKINGS {
+                let mut defines = vec![("KEY64", k64.to_string()), ("VALUE_WORDS", vw.to_string())];
+                defines.extend(part.map(|d| (d, "1".to_string())));
+                v.push(Variant { name: format!("sort_onesweep_{kw}_v{vw}{suffix}"), file: "sort/onesweep.comp", defines });
+            }
         }
     }
     v.push(Variant { name: "sort_offsets".into(), file: "sort/offsets.comp", defines: vec![] });
@@ -57,11 +61,11 @@ fn variants() -> Vec<Variant> {
             defines: vec![("KEY64", k64.to_string()), ("VALUE_WORDS", "0".into())],
         });
         for vw in [0, 1, 2] {
-            v.push(Variant {
-                name: format!("multisplit_{kw}_v{vw}"),
-                file: "multisplit/multisplit.comp",
-                defines: vec![("KEY64", k64.to_string()), ("VALUE_WORDS", vw.to_string())],
-            });
+            for (suffix, part) in RANKINGS {
+                let mut defines = vec![("KEY64", k64.to_string()), ("VALUE_WORDS", vw.to_string())];
+                defines.extend(part.map(|d| (d, "1".to_string())));
+                v.push(Variant { name: format!("multisplit_{kw}_v{vw}{suffix}"), file: "multisplit/multisplit.comp", defines });
+            }
         }
     }
     // Random permutation: group ids, and the per-group shuffle by value width.

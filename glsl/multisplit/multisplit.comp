@@ -29,6 +29,7 @@ layout(set = 0, binding = 6, std430) readonly buffer AuxSplit { KEY aux_splitter
 const uint MAX_PASSES = 8;
 
 uint bucket_of(uint index, KEY key) { return bucket_from(index, key); }
+bool bucket_is_key_function() { return SOURCE == 0u; }
 // Bits that tell the buckets apart: ceil(log2(buckets)).
 uint bucket_bits() { return pc.buckets <= 1u ? 0u : uint(findMSB(pc.buckets - 1u)) + 1u; }
 uint bucket_base(uint b) { return offsets[b]; }

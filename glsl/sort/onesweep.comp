@@ -26,6 +26,7 @@ layout(set = 0, binding = 5, std430) coherent buffer State { uint state[]; };
 const uint MAX_PASSES = 8;
 
 uint bucket_of(uint index, KEY key) { return digit_of(key, pc.shift, pc.bits); }
+bool bucket_is_key_function() { return true; }
 uint bucket_bits() { return pc.bits; }
 uint bucket_base(uint b) { return offsets[pc.pass_index * 256u + b]; }
 bool pass_is_trivial() { return offsets[MAX_PASSES * 256u + pc.pass_index] != 0u; }

@@ -247,7 +247,7 @@ pub fn bench_sort(ctx: &Arc<Context>, arena: &mut Arena, desc: &SortDesc, opts: 
         primitive.push_str(" descending");
     }
     let mut r = row(primitive, desc.n, opts, m, bytes, validation);
-    r.policy = Some(format!("tile {} items {}", plan.tile_keys(), desc.policy.items));
+    r.policy = Some(plan.policy_label());
     r.invocations = invocations;
     Ok(r)
 }
@@ -331,7 +331,7 @@ pub fn bench_multisplit(ctx: &Arc<Context>, arena: &mut Arena, key: KeyType, n: 
     }
     primitive.push_str(&format!(" {buckets} buckets"));
     let mut r = row(primitive, n, opts, m, bytes, validation);
-    r.policy = Some(format!("tile {} items {}", plan.tile_keys(), desc.policy.items));
+    r.policy = Some(plan.policy_label());
     r.invocations = invocations;
     Ok(r)
 }

@@ -56,6 +56,8 @@ pub struct Capabilities {
     pub pipeline_statistics_query: bool,
     /// VK_EXT_calibrated_timestamps: GPU timestamps can be related to the host clock.
     pub calibrated_timestamps: bool,
+    /// VK_NV_shader_subgroup_partitioned: binning passes rank with subgroupPartitionNV.
+    pub subgroup_partitioned: bool,
 }
 
 /// What a host program must enable on its device before handing it to [`Context::from_raw`]
@@ -95,6 +97,10 @@ impl DeviceRequirements {
         if has(cal_ext) {
             extensions.push(cal_ext);
         }
+        let part_ext = vk::NV_SHADER_SUBGROUP_PARTITIONED_NAME;
+        if has(part_ext) {
+            extensions.push(part_ext);
+        }
         let mut ssc = vk::PhysicalDeviceSubgroupSizeControlFeatures::default();
         let mut pep = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default();
         let mut f2 = vk::PhysicalDeviceFeatures2::default();
@@ -114,6 +120,7 @@ impl DeviceRequirements {
             pipeline_executable_info: pep.pipeline_executable_info == vk::TRUE,
             pipeline_statistics_query,
             calibrated_timestamps: has(cal_ext),
+            subgroup_partitioned: has(part_ext),
         };
         DeviceRequirements { extensions, capabilities }
     }

@@ -9,3 +9,8 @@ pub fn spirv(name: &str) -> Option<Vec<u32>> {
         .find(|(n, _)| *n == name)
         .map(|(_, bytes)| ash::util::read_spv(&mut std::io::Cursor::new(bytes)).expect("valid SPIR-V from build.rs"))
 }
+
+/// The static name of a variant (for a [`crate::gpu::PipelineKey`] built from parts).
+pub fn name(name: &str) -> Option<&'static str> {
+    MODULES.iter().find(|(n, _)| *n == name).map(|(n, _)| *n)
+}

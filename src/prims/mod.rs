@@ -1,6 +1,7 @@
 //! The primitives. Each module holds a plan (checked before recording), `record` into a
 //! caller's command buffer, a `run` convenience and the plain CPU `reference`.
 
+pub mod binning;
 pub mod multisplit;
 pub mod perm;
 pub mod scan;

@@ -15,7 +15,8 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::scan::{ScanDesc, ScanKind, ScanOp, ScanPlan};
-use super::sort::{binning_geometry, order_key, BinningInput, KeyType, SortDesc, SortPlan, SortPolicy, SortScratch};
+use super::binning::{self, BinningInput, BinningKernel, BinningPass, Ranking};
+use super::sort::{order_key, KeyType, SortDesc, SortPlan, SortPolicy, SortScratch};
 use super::DType;
 use crate::error::{invalid, Result};
 use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
@@ -59,11 +60,24 @@ pub struct MultisplitDesc {
     /// Debug: forces the decoupled fallback on every period-th tile (>= 2), as in the sort.
     pub force_fallback_period: u32,
     pub policy: SortPolicy,
+    /// `Stable` (the default): input order kept within each bucket. `Atomic`: workgroup
+    /// atomics, order within a bucket unspecified.
+    #[serde(default)]
+    pub ranking: Ranking,
 }
 
 impl MultisplitDesc {
     pub fn new(key: KeyType, n: u64, source: BucketSource) -> Self {
-        MultisplitDesc { key, value_bytes: 0, n, source, subgroup_size: None, force_fallback_period: 0, policy: SortPolicy::default() }
+        MultisplitDesc {
+            key,
+            value_bytes: 0,
+            n,
+            source,
+            subgroup_size: None,
+            force_fallback_period: 0,
+            policy: SortPolicy::default(),
+            ranking: Ranking::Stable,
+        }
     }
     pub fn label(&self) -> String {
         let v = if self.value_bytes > 0 { format!(" pairs({}B)", self.value_bytes) } else { String::new() };
@@ -72,7 +86,8 @@ impl MultisplitDesc {
             BucketSource::Ids { buckets } => format!("ids, {buckets} buckets"),
             BucketSource::Splitters { count } => format!("{count} splitters"),
         };
-        format!("multisplit {}{v} ({src}) n={}", self.key.name(), self.n)
+        let r = if self.ranking == Ranking::Atomic { ", atomic" } else { "" };
+        format!("multisplit {}{v} ({src}{r}) n={}", self.key.name(), self.n)
     }
 }
 
@@ -98,11 +113,9 @@ struct Composed {
 
 pub struct MultisplitPlan {
     desc: MultisplitDesc,
-    tiles: u32,
-    tile_keys: u64,
     histogram: Arc<Pipeline>,
     offsets: Arc<Pipeline>,
-    pass: Arc<Pipeline>,
+    pass: BinningPass,
     composed: Option<Composed>,
 }
 
@@ -128,7 +141,6 @@ impl MultisplitPlan {
         }
         // A multisplit is one binning pass: the sort's checks and geometry.
         let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
-        let (wg, tiles) = binning_geometry(ctx, &what, input, desc.force_fallback_period, &desc.policy)?;
         let kw = if desc.key.wide() { "k64" } else { "k32" };
         let kind = match desc.key {
             KeyType::U32 | KeyType::U64 => 0,
@@ -145,6 +157,7 @@ impl MultisplitPlan {
             sd.subgroup_size = desc.subgroup_size;
             sd.force_fallback_period = desc.force_fallback_period;
             sd.policy = desc.policy;
+            sd.ranking = desc.ranking;
             let mut scan = ScanDesc::new(DType::U32, ScanOp::Add, ScanKind::Exclusive, b);
             scan.pin_subgroup_size(ctx, desc.subgroup_size);
             Some(Composed { sort: SortPlan::new(ctx, sd)?, scan: ScanPlan::new(ctx, scan)? })
@@ -160,23 +173,16 @@ impl MultisplitPlan {
         })?;
         let offsets =
             ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
-        let vw = desc.value_bytes / 4;
-        let shader = match (kw, vw) {
-            ("k32", 0) => "multisplit_k32_v0",
-            ("k32", 1) => "multisplit_k32_v1",
-            ("k32", _) => "multisplit_k32_v2",
-            ("k64", 0) => "multisplit_k64_v0",
-            ("k64", 1) => "multisplit_k64_v1",
-            _ => "multisplit_k64_v2",
-        };
-        let pass = ctx.pipeline(PipelineKey {
-            shader,
-            spec: vec![wg, desc.policy.items, kind, 0, desc.force_fallback_period, desc.policy.spin_limit, src],
-            subgroup_size: desc.subgroup_size,
+        let kernel = BinningKernel {
+            shader: &format!("multisplit_{kw}_v{}", desc.value_bytes / 4),
+            key_kind: kind,
+            descending: false,
+            source: src,
             bindings: 7,
             push_bytes: 20,
-        })?;
-        Ok(MultisplitPlan { tiles, tile_keys: wg as u64 * desc.policy.items as u64, desc, histogram, offsets, pass, composed })
+        };
+        let pass = BinningPass::new(ctx, &what, input, desc.force_fallback_period, &desc.policy, desc.ranking, kernel)?;
+        Ok(MultisplitPlan { desc, histogram, offsets, pass, composed })
     }
 
     pub fn desc(&self) -> &MultisplitDesc {
@@ -186,7 +192,14 @@ impl MultisplitPlan {
         self.desc.source.buckets() as u32
     }
     pub fn tile_keys(&self) -> u64 {
-        self.tile_keys
+        self.pass.tile_keys()
+    }
+    /// The binning pass's geometry and ranking, for result rows.
+    pub fn policy_label(&self) -> String {
+        match &self.composed {
+            Some(c) => c.sort.policy_label(),
+            None => self.pass.label(),
+        }
     }
     pub fn keys_bytes(&self) -> u64 {
         self.desc.n * self.desc.key.bytes()
@@ -215,7 +228,7 @@ impl MultisplitPlan {
     pub fn state_bytes(&self) -> u64 {
         match &self.composed {
             Some(_) => 4,
-            None => (4 + 256 * self.tiles as u64) * 4,
+            None => binning::state_bytes(self.pass.tiles),
         }
     }
     /// Composed splits: the sort's scratch sizes (keys_alt, values_alt, hist, state).
@@ -331,9 +344,9 @@ impl MultisplitPlan {
             let vb = self.values_bytes().max(4);
             let (vi, vo) = values.unwrap_or((scratch.dummy, scratch.dummy));
             let state = scratch.state.sub(0, self.state_bytes());
-            let push: [u32; 5] = [self.desc.n as u32, self.tiles, shift, bits, b];
+            let push: [u32; 5] = [self.desc.n as u32, self.pass.tiles, shift, bits, b];
             let bufs = [keys_in.sub(0, kb), keys_out.sub(0, kb), vi.sub(0, vb.min(vi.size)), vo.sub(0, vb.min(vo.size)), hist, state, aux_slice];
-            rec.dispatch_count(&self.pass, &bufs, bytemuck::bytes_of(&push), self.tiles)?;
+            rec.dispatch_count(&self.pass.pipeline, &bufs, bytemuck::bytes_of(&push), self.pass.tiles)?;
         }
         if let Some(o) = offsets_out {
             // Offsets 0..B from the scanned histogram, then n.

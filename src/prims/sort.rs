@@ -15,8 +15,8 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::require_subgroup_ops;
-use crate::error::{invalid, Error, Result};
+use super::binning::{self, BinningInput, BinningKernel, BinningPass, BinningPolicy, Ranking};
+use crate::error::{invalid, Result};
 use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -67,24 +67,8 @@ impl KeyType {
     }
 }
 
-/// Tuning, as data. A tile is `workgroup_size * items` keys.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SortPolicy {
-    /// Capped at 16 subgroups (the kernel's per-subgroup digit counters).
-    pub workgroup_size: u32,
-    /// Keys per lane per tile.
-    pub items: u32,
-    /// Look-back rounds without progress before a workgroup falls back.
-    pub spin_limit: u32,
-    /// Workgroups of the upfront histogram.
-    pub histogram_groups: u32,
-}
-
-impl Default for SortPolicy {
-    fn default() -> Self {
-        SortPolicy { workgroup_size: 256, items: 8, spin_limit: 64, histogram_groups: 512 }
-    }
-}
+/// The sort's tuning: the binning pass's policy.
+pub type SortPolicy = BinningPolicy;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SortDesc {
@@ -100,6 +84,11 @@ pub struct SortDesc {
     /// ready, so its successors always take the decoupled fallback.
     pub force_fallback_period: u32,
     pub policy: SortPolicy,
+    /// `Stable` (the default) or `Atomic`: the first digit pass ranks with workgroup atomics,
+    /// so equal keys end up in an unspecified order (the later passes stay stable, as LSD
+    /// order needs, so the keys are still sorted). Cheaper; used by the permutation.
+    #[serde(default)]
+    pub ranking: Ranking,
 }
 
 impl SortDesc {
@@ -113,6 +102,7 @@ impl SortDesc {
             subgroup_size: None,
             force_fallback_period: 0,
             policy: SortPolicy::default(),
+            ranking: Ranking::Stable,
         }
     }
     pub fn label(&self) -> String {
@@ -127,10 +117,8 @@ impl SortDesc {
     }
 }
 
-/// The largest n the 30-bit look-back counts allow.
-pub const MAX_N: u64 = (1 << 30) - 1;
+pub use super::binning::MAX_N;
 const MAX_PASSES: u64 = 8;
-const MAX_SUBGROUPS: u32 = 16;
 
 /// Scratch buffers a sort needs besides its input and output (allocate once, reuse).
 pub struct SortScratch {
@@ -144,11 +132,11 @@ pub struct SortScratch {
 /// A checked, ready-to-record sort.
 pub struct SortPlan {
     desc: SortDesc,
-    workgroup_size: u32,
-    tiles: u32,
     histogram: Arc<Pipeline>,
     offsets: Arc<Pipeline>,
-    pass: Arc<Pipeline>,
+    pass: BinningPass,
+    /// The first digit pass when it ranks with atomics (`Ranking::Atomic`).
+    first: Option<BinningPass>,
 }
 
 impl SortPlan {
@@ -158,13 +146,6 @@ impl SortPlan {
         if lo >= hi || hi > desc.key.bits() {
             return invalid(format!("{what}: bit range {lo}:{hi} must satisfy lo < hi <= {}", desc.key.bits()));
         }
-        let (workgroup_size, tiles) = binning_geometry(
-            ctx,
-            &what,
-            BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size },
-            desc.force_fallback_period,
-            &desc.policy,
-        )?;
         let kw = if desc.key.wide() { "k64" } else { "k32" };
         let kind = desc.key.kind();
         let desc_flag = desc.descending as u32;
@@ -178,33 +159,39 @@ impl SortPlan {
         })?;
         let offsets =
             ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
-        let vw = match desc.value_bytes {
-            0 => 0,
-            4 => 1,
-            _ => 2,
-        };
-        let pass = ctx.pipeline(PipelineKey {
-            shader: pass_shader(kw, vw),
-            spec: vec![workgroup_size, desc.policy.items, kind, desc_flag, desc.force_fallback_period, desc.policy.spin_limit],
-            subgroup_size: desc.subgroup_size,
+        let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
+        let kernel = BinningKernel {
+            shader: &format!("sort_onesweep_{kw}_v{}", desc.value_bytes / 4),
+            key_kind: kind,
+            descending: desc.descending,
+            source: 0,
             bindings: 6,
             push_bytes: 20,
-        })?;
-        Ok(SortPlan { desc, workgroup_size, tiles, histogram, offsets, pass })
+        };
+        let first = match desc.ranking {
+            Ranking::Atomic => Some(BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &desc.policy, Ranking::Atomic, kernel.clone())?),
+            Ranking::Stable => None,
+        };
+        let pass = BinningPass::new(ctx, &what, input, desc.force_fallback_period, &desc.policy, Ranking::Stable, kernel)?;
+        Ok(SortPlan { desc, histogram, offsets, pass, first })
     }
 
     pub fn desc(&self) -> &SortDesc {
         &self.desc
     }
     pub fn tiles(&self) -> u32 {
-        self.tiles
+        self.pass.tiles
     }
     /// The digit-pass kernel (for its compiler statistics).
     pub fn binning_pipeline(&self) -> &Arc<Pipeline> {
-        &self.pass
+        &self.pass.pipeline
     }
     pub fn tile_keys(&self) -> u64 {
-        self.workgroup_size as u64 * self.desc.policy.items as u64
+        self.pass.tile_keys()
+    }
+    /// The binning pass's geometry and ranking, for result rows.
+    pub fn policy_label(&self) -> String {
+        self.pass.label()
     }
     pub fn keys_bytes(&self) -> u64 {
         self.desc.n * self.desc.key.bytes()
@@ -219,7 +206,7 @@ impl SortPlan {
     /// Per pass: tile ticket, debug counter and the look-back words (256 digits per tile).
     /// Each pass has its own region, so one fill before the sort resets every pass.
     pub fn pass_state_bytes(&self) -> u64 {
-        (4 + 256 * self.tiles as u64) * 4
+        binning::state_bytes(self.pass.tiles)
     }
     pub fn state_bytes(&self) -> u64 {
         self.pass_state_bytes() * self.desc.passes() as u64
@@ -311,8 +298,9 @@ impl SortPlan {
             let (ks, kd, vs, vd) = (ks.sub(0, kb), kd.sub(0, kb), vs.sub(0, vb), vd.sub(0, vb));
             let state = scratch.state.sub(p as u64 * self.pass_state_bytes(), self.pass_state_bytes());
             let bits = if p + 1 == passes { last_bits } else { 8 };
-            let push: [u32; 5] = [self.desc.n as u32, self.tiles, lo + 8 * p, bits, p];
-            rec.dispatch_count(&self.pass, &[ks, kd, vs, vd, hist, state], bytemuck::bytes_of(&push), self.tiles)?;
+            let push: [u32; 5] = [self.desc.n as u32, self.pass.tiles, lo + 8 * p, bits, p];
+            let pass = if p == 0 { self.first.as_ref().unwrap_or(&self.pass) } else { &self.pass };
+            rec.dispatch_count(&pass.pipeline, &[ks, kd, vs, vd, hist, state], bytemuck::bytes_of(&push), pass.tiles)?;
             rec.barrier(&[kd, vd], Access::ComputeWrite, Access::ComputeReadWrite, "sort: a pass's output is the next pass's input");
         }
         Ok(())
@@ -363,76 +351,6 @@ impl SortPlan {
         Ok((k, v))
     }
 
-}
-
-/// What a binning pass moves: the elements and their payload.
-pub(crate) struct BinningInput {
-    pub key: KeyType,
-    pub value_bytes: u32,
-    pub n: u64,
-    pub subgroup_size: Option<u32>,
-}
-
-/// The checks and geometry every binning pass (sort, multisplit) shares: value size, the
-/// 30-bit counts, buffer limits, shaderInt64, the debug switch, the policy, subgroup
-/// operations, and the workgroup (at most 16 subgroups, at least 64 invocations) and tile
-/// count. Returns (workgroup size, tiles).
-pub(crate) fn binning_geometry(
-    ctx: &Context,
-    what: &str,
-    input: BinningInput,
-    force_fallback_period: u32,
-    p: &SortPolicy,
-) -> Result<(u32, u32)> {
-    if ![0, 4, 8].contains(&input.value_bytes) {
-        return invalid(format!("{what}: values must be 4 or 8 bytes, not {}", input.value_bytes));
-    }
-    if input.n > MAX_N {
-        return invalid(format!("{what}: n = {} exceeds {MAX_N}, the most the 30-bit look-back counts allow", input.n));
-    }
-    super::check_len(ctx, what, input.n, input.key.bytes().max(input.value_bytes as u64))?;
-    if input.key.wide() && !ctx.capabilities().shader_int64 {
-        return Err(Error::Unsupported { device: ctx.info().name.clone(), what: format!("shaderInt64 (needed by {what})") });
-    }
-    if force_fallback_period == 1 {
-        return invalid(format!("{what}: force_fallback_period must be 0 (off) or at least 2"));
-    }
-    if [p.workgroup_size, p.items, p.spin_limit, p.histogram_groups].contains(&0) {
-        return invalid(format!("{what}: policy values must be positive ({p:?})"));
-    }
-    require_subgroup_ops(ctx, what, &["basic", "ballot"])?;
-    // At most 16 subgroups (bucket-counter rows) and at least 64 invocations (4 buckets each).
-    let sg = &ctx.info().subgroup;
-    let min_sg = input.subgroup_size.unwrap_or(sg.min_size);
-    let workgroup_size = p.workgroup_size.min(MAX_SUBGROUPS * min_sg).max(64);
-    if workgroup_size % sg.max_size.max(min_sg) != 0 || workgroup_size / min_sg > MAX_SUBGROUPS {
-        return invalid(format!("{what}: no workgroup size fits subgroup sizes {}..{}", sg.min_size, sg.max_size));
-    }
-    let tile = workgroup_size as u64 * p.items as u64;
-    let tiles = input.n.div_ceil(tile);
-    if (tiles * tile) >> 32 != 0 {
-        return invalid(format!("{what}: n too large for 32-bit indexing"));
-    }
-    // Each pass binds its look-back words (one per bucket per tile) as one range.
-    let pass_state = (4 + 256 * tiles) * 4;
-    if pass_state > ctx.max_storage_buffer_range() {
-        return invalid(format!(
-            "{what}: the look-back state of {tiles} tiles ({pass_state} bytes) exceeds this device's maxStorageBufferRange ({} bytes)",
-            ctx.max_storage_buffer_range()
-        ));
-    }
-    Ok((workgroup_size, tiles as u32))
-}
-
-fn pass_shader(kw: &str, vw: u32) -> &'static str {
-    match (kw, vw) {
-        ("k32", 0) => "sort_onesweep_k32_v0",
-        ("k32", 1) => "sort_onesweep_k32_v1",
-        ("k32", _) => "sort_onesweep_k32_v2",
-        ("k64", 0) => "sort_onesweep_k64_v0",
-        ("k64", 1) => "sort_onesweep_k64_v1",
-        _ => "sort_onesweep_k64_v2",
-    }
 }
 
 /// Convenience: plan and run.

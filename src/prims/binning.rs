@@ -1,0 +1,222 @@
+//! The host side of the binning pass (glsl/sort/binning.glsl) that the sort, multisplit and
+//! the permutation share: the checks every binning pass needs, its geometry (workgroup,
+//! keys per lane, tiles, shared memory) and its pipeline (ranking variant and spec constants).
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::require_subgroup_ops;
+use super::sort::KeyType;
+use crate::error::{invalid, Error, Result};
+use crate::gpu::{self, Context, Pipeline, PipelineKey};
+
+/// The largest n the 30-bit look-back counts allow.
+pub const MAX_N: u64 = (1 << 30) - 1;
+/// Counter rows: one per subgroup, so at most 16 subgroups per workgroup.
+const MAX_SUBGROUPS: u32 = 16;
+/// Shared words besides the staging area: bucket starts, look-back sums, fallback histogram,
+/// subgroup sums, flags.
+const FIXED_SHARED_WORDS: u32 = 3 * 256 + 32 + 5;
+
+/// How a binning pass ranks elements within a tile.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Ranking {
+    /// Input order kept within each bucket (subgroup partition or ballots).
+    #[default]
+    Stable,
+    /// Workgroup atomics: order within a bucket unspecified (and may vary run to run).
+    Atomic,
+}
+
+impl Ranking {
+    pub fn parse(s: &str) -> Result<Ranking> {
+        match s {
+            "stable" => Ok(Ranking::Stable),
+            "atomic" => Ok(Ranking::Atomic),
+            _ => invalid(format!("unknown ranking '{s}' (stable, atomic)")),
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Ranking::Stable => "stable",
+            Ranking::Atomic => "atomic",
+        }
+    }
+}
+
+/// Tuning, as data. A tile is `workgroup_size * items` elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BinningPolicy {
+    /// Capped at 16 subgroups (the kernel's per-subgroup bucket counters).
+    pub workgroup_size: u32,
+    /// Elements per lane per tile (lowered where the tile would not fit in shared memory).
+    pub items: u32,
+    /// Look-back rounds without progress before a workgroup falls back.
+    pub spin_limit: u32,
+    /// Workgroups of the upfront histogram.
+    pub histogram_groups: u32,
+    /// Rank with ballots even where subgroupPartitionNV exists (to compare the two).
+    #[serde(default)]
+    pub ballots_only: bool,
+}
+
+impl Default for BinningPolicy {
+    fn default() -> Self {
+        BinningPolicy { workgroup_size: 512, items: 15, spin_limit: 64, histogram_groups: 512, ballots_only: false }
+    }
+}
+
+impl BinningPolicy {
+    /// `WORKGROUPxITEMS[xballots]`, e.g. `512x15` or `256x16xballots`.
+    pub fn parse(s: &str) -> Result<BinningPolicy> {
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (WORKGROUPxITEMS[xballots], e.g. 512x15)"));
+        let parts: Vec<&str> = s.split('x').collect();
+        let mut p = BinningPolicy::default();
+        match parts[..] {
+            [wg, items] | [wg, items, "ballots"] => {
+                p.workgroup_size = wg.parse().map_err(|_| bad())?;
+                p.items = items.parse().map_err(|_| bad())?;
+                p.ballots_only = parts.len() == 3;
+            }
+            _ => return Err(bad()),
+        }
+        Ok(p)
+    }
+    pub fn label(&self) -> String {
+        format!("{}x{}{}", self.workgroup_size, self.items, if self.ballots_only { "xballots" } else { "" })
+    }
+}
+
+/// What a binning pass moves: the elements and their payload.
+#[derive(Clone)]
+pub(crate) struct BinningInput {
+    pub key: KeyType,
+    pub value_bytes: u32,
+    pub n: u64,
+    pub subgroup_size: Option<u32>,
+}
+
+/// A checked binning pass: its geometry and pipeline.
+pub(crate) struct BinningPass {
+    pub workgroup_size: u32,
+    pub items: u32,
+    pub tiles: u32,
+    /// Ranks with subgroupPartitionNV.
+    pub partitioned: bool,
+    pub pipeline: Arc<Pipeline>,
+}
+
+/// The kernel-specific part of a binning pipeline.
+#[derive(Clone)]
+pub(crate) struct BinningKernel<'a> {
+    /// Module name without the ranking suffix, e.g. `sort_onesweep_k32_v1`.
+    pub shader: &'a str,
+    /// Spec constants 2..=6 (key kind, direction; constant 6 is the multisplit's source).
+    pub key_kind: u32,
+    pub descending: bool,
+    pub source: u32,
+    pub bindings: u32,
+    pub push_bytes: u32,
+}
+
+impl BinningPass {
+    /// The checks every binning pass shares (value size, the 30-bit counts, buffer limits,
+    /// shaderInt64, the debug switch, the policy, subgroup operations), then the workgroup (at
+    /// most 16 subgroups, at least 64 invocations), the items that fit in shared memory, the
+    /// tile count and the pipeline.
+    pub fn new(
+        ctx: &Context,
+        what: &str,
+        input: BinningInput,
+        force_fallback_period: u32,
+        p: &BinningPolicy,
+        ranking: Ranking,
+        kernel: BinningKernel,
+    ) -> Result<BinningPass> {
+        if ![0, 4, 8].contains(&input.value_bytes) {
+            return invalid(format!("{what}: values must be 4 or 8 bytes, not {}", input.value_bytes));
+        }
+        if input.n > MAX_N {
+            return invalid(format!("{what}: n = {} exceeds {MAX_N}, the most the 30-bit look-back counts allow", input.n));
+        }
+        super::check_len(ctx, what, input.n, input.key.bytes().max(input.value_bytes as u64))?;
+        if input.key.wide() && !ctx.capabilities().shader_int64 {
+            return Err(Error::Unsupported { device: ctx.info().name.clone(), what: format!("shaderInt64 (needed by {what})") });
+        }
+        if force_fallback_period == 1 {
+            return invalid(format!("{what}: force_fallback_period must be 0 (off) or at least 2"));
+        }
+        if [p.workgroup_size, p.items, p.spin_limit, p.histogram_groups].contains(&0) {
+            return invalid(format!("{what}: policy values must be positive ({p:?})"));
+        }
+        require_subgroup_ops(ctx, what, &["basic", "ballot", "arithmetic"])?;
+        let sg = &ctx.info().subgroup;
+        let min_sg = input.subgroup_size.unwrap_or(sg.min_size);
+        let workgroup_size = p.workgroup_size.min(MAX_SUBGROUPS * min_sg).max(64);
+        if workgroup_size % sg.max_size.max(min_sg) != 0 || workgroup_size / min_sg > MAX_SUBGROUPS {
+            return invalid(format!("{what}: no workgroup size fits subgroup sizes {}..{}", sg.min_size, sg.max_size));
+        }
+        // Shared memory: the larger of the counter rows and one word plane of the tile.
+        let shared_words = ctx.info().max_shared_memory_bytes / 4;
+        let rows = workgroup_size / min_sg * 256;
+        let fit = shared_words.saturating_sub(FIXED_SHARED_WORDS) / workgroup_size;
+        let items = p.items.min(fit);
+        if items == 0 || rows + FIXED_SHARED_WORDS > shared_words {
+            return invalid(format!("{what}: a workgroup of {workgroup_size} does not fit in {} bytes of shared memory", shared_words * 4));
+        }
+        let stage_words = rows.max(workgroup_size * items);
+        let tile = workgroup_size as u64 * items as u64;
+        let tiles = input.n.div_ceil(tile);
+        if (tiles * tile) >> 32 != 0 {
+            return invalid(format!("{what}: n too large for 32-bit indexing"));
+        }
+        // Each pass binds its look-back words (one per bucket per tile) as one range.
+        let pass_state = state_bytes(tiles as u32);
+        if pass_state > ctx.max_storage_buffer_range() {
+            return invalid(format!(
+                "{what}: the look-back state of {tiles} tiles ({pass_state} bytes) exceeds this device's maxStorageBufferRange ({} bytes)",
+                ctx.max_storage_buffer_range()
+            ));
+        }
+        let partitioned = ranking == Ranking::Stable
+            && !p.ballots_only
+            && ctx.capabilities().subgroup_partitioned
+            && sg.supported_operations.iter().any(|o| o == "partitioned_nv");
+        let name = format!("{}{}", kernel.shader, if partitioned { "_part" } else { "" });
+        let shader = gpu::shaders::name(&name).ok_or_else(|| Error::Invalid(format!("{what}: no shader variant {name}")))?;
+        let pipeline = ctx.pipeline(PipelineKey {
+            shader,
+            spec: vec![
+                workgroup_size,
+                items,
+                kernel.key_kind,
+                kernel.descending as u32,
+                force_fallback_period,
+                p.spin_limit,
+                kernel.source,
+                stage_words,
+                (ranking == Ranking::Atomic) as u32,
+            ],
+            subgroup_size: input.subgroup_size,
+            bindings: kernel.bindings,
+            push_bytes: kernel.push_bytes,
+        })?;
+        Ok(BinningPass { workgroup_size, items, tiles: tiles as u32, partitioned, pipeline })
+    }
+
+    pub fn tile_keys(&self) -> u64 {
+        self.workgroup_size as u64 * self.items as u64
+    }
+    /// "tile 7680 (512x15, partitioned)": for result rows.
+    pub fn label(&self) -> String {
+        format!("tile {} ({}x{}, {})", self.tile_keys(), self.workgroup_size, self.items, if self.partitioned { "partitioned" } else { "ballots" })
+    }
+}
+
+/// One pass's state: tile ticket, debug counter (fallbacks), two spare words, then the
+/// look-back words (256 buckets per tile).
+pub(crate) fn state_bytes(tiles: u32) -> u64 {
+    (4 + 256 * tiles as u64) * 4
+}
