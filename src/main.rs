@@ -12,6 +12,7 @@ use vkprims::prims::scan::{ScanDesc, ScanKind, ScanOp, ScanPlan, ScanPolicy};
 use vkprims::prims::multisplit::{self, BucketSource, MultisplitDesc, MultisplitPlan};
 use vkprims::prims::perm::{PermDesc, PermPlan};
 use vkprims::prims::sort::{KeyType, SortDesc, SortPlan};
+use vkprims::prims::binning::{BinningPolicy, Ranking};
 use vkprims::prims::DType;
 use vkprims::{npy, selftest, Error};
 
@@ -131,7 +132,8 @@ enum Cmd {
         seed: u64,
         #[arg(long = "out")]
         output: PathBuf,
-        /// Bit-for-bit reproducible output (today the only mode: see the README).
+        /// Bit-for-bit reproducible output: the same on every GPU, subgroup width and run, equal
+        /// to the library's `perm::reference` (the default mode may differ run to run).
         #[arg(long)]
         reproducible: bool,
         #[command(flatten)]
@@ -211,6 +213,15 @@ struct BenchArgs {
     /// (default: the tuned policy for each n).
     #[arg(long, value_delimiter = ',')]
     policy: Vec<String>,
+    /// Binning-pass policies of sort, multisplit and permutation to compare,
+    /// WORKGROUPxITEMS[xballots] (default: 512x15; `xballots` ranks with ballots even where
+    /// subgroupPartitionNV exists).
+    #[arg(long, value_delimiter = ',')]
+    binning_policy: Vec<String>,
+    /// Rankings: stable, atomic (sort: an atomic first pass, unstable; permutation: stable =
+    /// reproducible mode, atomic = default mode).
+    #[arg(long, value_delimiter = ',', default_value = "stable")]
+    ranking: Vec<String>,
     /// per-trial: a timestamp pair around each trial; batch: one pair around --batch-size
     /// back-to-back trials, minus the resets timed alone.
     #[arg(long, default_value = "per-trial", value_parser = ["per-trial", "batch"])]
@@ -289,6 +300,9 @@ fn run_bench(a: BenchArgs) -> vkprims::Result<ExitCode> {
     let sizes = bench::parse_sizes(&a.n)?;
     let policies: Vec<Option<ScanPolicy>> =
         if a.policy.is_empty() { vec![None] } else { a.policy.iter().map(|s| parse_policy(s).map(Some)).collect::<vkprims::Result<_>>()? };
+    let binning_policies =
+        a.binning_policy.iter().map(|s| BinningPolicy::parse(s).map(Some)).collect::<vkprims::Result<Vec<_>>>()?;
+    let rankings = a.ranking.iter().map(|s| Ranking::parse(s)).collect::<vkprims::Result<Vec<_>>>()?;
     let max_noise = a.max_noise.as_deref().map(parse_threshold).transpose()?;
     if max_noise.is_some() && a.trials.is_some() {
         return Err(Error::Invalid("--trials and --max-noise are exclusive (fixed or adaptive stopping)".into()));
@@ -322,6 +336,8 @@ fn run_bench(a: BenchArgs) -> vkprims::Result<ExitCode> {
         values: a.values,
         descending: a.descending,
         buckets: a.buckets,
+        binning_policies,
+        rankings,
         opts,
     };
     let o = &sweep.opts;
@@ -520,7 +536,7 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                 npy::write_words(&path, npy::NpyType::U32, &o)?;
             }
         }
-        Cmd::Perm { n, input, seed, output, reproducible: _, dev } => {
+        Cmd::Perm { n, input, seed, output, reproducible, dev } => {
             let (npy_type, n, words) = match (n, input) {
                 (Some(n), None) => {
                     let n = *bench::parse_sizes(&[n])?.first().unwrap();
@@ -534,6 +550,7 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
             };
             let mut desc = PermDesc::new(n, npy_type.bytes() as u32, seed);
             desc.subgroup_size = dev.subgroup_size;
+            desc.reproducible = reproducible;
             let ctx = dev.open()?;
             let plan = PermPlan::new(&ctx, desc)?;
             let words = match words {

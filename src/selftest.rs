@@ -251,6 +251,7 @@ pub fn perm_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -
             continue;
         }
         let mut d = PermDesc::new(n, value_bytes, seed);
+        d.reproducible = true;
         d.subgroup_size = subgroup_size;
         d.group_capacity = capacity;
         let vw = value_bytes as usize / 4;

@@ -7,6 +7,7 @@ use super::{measure, Arena, BenchOptions, Measured, Row};
 use crate::error::Result;
 use crate::gpu::{Access, BufferSlice, Context, PipelineKey, Recorder};
 use crate::prims::scan::{self, ScanDesc, ScanKind, ScanPlan, ScanPolicy};
+use crate::prims::binning::{BinningPolicy, Ranking};
 use crate::prims::multisplit::{self, BucketSource, MultisplitDesc, MultisplitPlan, MultisplitScratch};
 use crate::prims::perm::{self, PermDesc, PermPlan, PermScratch};
 use crate::prims::sort::{self, KeyType, SortDesc, SortPlan, SortScratch};
@@ -246,22 +247,38 @@ pub fn bench_sort(ctx: &Arc<Context>, arena: &mut Arena, desc: &SortDesc, opts: 
     if desc.descending {
         primitive.push_str(" descending");
     }
+    if desc.ranking == Ranking::Atomic {
+        primitive.push_str(" unstable");
+    }
     let mut r = row(primitive, desc.n, opts, m, bytes, validation);
     r.policy = Some(plan.policy_label());
     r.invocations = invocations;
     Ok(r)
 }
 
+/// A multisplit row's axes.
+pub struct SplitCase {
+    pub key: KeyType,
+    pub n: u64,
+    pub buckets: u32,
+    pub value_bytes: u32,
+    pub ranking: Ranking,
+    pub policy: BinningPolicy,
+}
+
 /// One multisplit row: random keys split by their low bits (B a power of two: the bucket is
 /// bits 0..log2 B, CUB's one-pass radix split; above 256, a composed split) or by random
 /// bucket ids otherwise; values = input index; resets outside the timestamps; a validated
 /// last trial.
-pub fn bench_multisplit(ctx: &Arc<Context>, arena: &mut Arena, key: KeyType, n: u64, buckets: u32, value_bytes: u32, opts: &BenchOptions) -> Result<Row> {
+pub fn bench_multisplit(ctx: &Arc<Context>, arena: &mut Arena, case: &SplitCase, opts: &BenchOptions) -> Result<Row> {
+    let SplitCase { key, n, buckets, value_bytes, ranking, policy } = *case;
     let source =
         if buckets.is_power_of_two() { BucketSource::Bits { lo: 0, hi: buckets.trailing_zeros() } } else { BucketSource::Ids { buckets } };
     let mut desc = MultisplitDesc::new(key, n, source);
     desc.value_bytes = value_bytes;
     desc.subgroup_size = opts.subgroup_size;
+    desc.ranking = ranking;
+    desc.policy = policy;
     let plan = MultisplitPlan::new(ctx, desc.clone())?;
     let keys = sort_keys(KeyPattern::Random, key, n as usize, 42);
     let values: Option<Vec<u32>> = match value_bytes {
@@ -330,20 +347,34 @@ pub fn bench_multisplit(ctx: &Arc<Context>, arena: &mut Arena, key: KeyType, n: 
         primitive.push_str(&format!(" pairs {value_bytes}B"));
     }
     primitive.push_str(&format!(" {buckets} buckets"));
+    if ranking == Ranking::Atomic {
+        primitive.push_str(" atomic");
+    }
     let mut r = row(primitive, n, opts, m, bytes, validation);
     r.policy = Some(plan.policy_label());
     r.invocations = invocations;
     Ok(r)
 }
 
-/// Largest n whose permutation a benchmark compares with the full CPU model; above it, the
-/// output is checked to be a bijection (the model's equality is covered by selftest).
+/// Largest n whose reproducible permutation a benchmark compares with the full CPU model;
+/// above it, and in the default mode, the output is checked to be a bijection (the model's
+/// equality is covered by selftest).
 const PERM_MODEL_CHECK_MAX: u64 = 1 << 22;
 
 /// One permutation row: a shuffle of 0..n (4-byte elements) or of 8-byte elements (i, !i).
-pub fn bench_perm(ctx: &Arc<Context>, arena: &mut Arena, n: u64, value_bytes: u32, opts: &BenchOptions) -> Result<Row> {
+pub fn bench_perm(
+    ctx: &Arc<Context>,
+    arena: &mut Arena,
+    n: u64,
+    value_bytes: u32,
+    reproducible: bool,
+    policy: BinningPolicy,
+    opts: &BenchOptions,
+) -> Result<Row> {
     let mut desc = PermDesc::new(n, value_bytes, 42);
     desc.subgroup_size = opts.subgroup_size;
+    desc.reproducible = reproducible;
+    desc.policy = policy;
     let plan = PermPlan::new(ctx, desc.clone())?;
     let vw = value_bytes as usize / 4;
     let input: Vec<u32> = (0..n as u32).flat_map(|i| if vw == 1 { vec![i] } else { vec![i, !i] }).collect();
@@ -367,7 +398,7 @@ pub fn bench_perm(ctx: &Arc<Context>, arena: &mut Arena, n: u64, value_bytes: u3
     let m = measure(ctx, arena, &desc.label(), opts, &mut between, &mut body)?;
     let invocations = validation_trial(ctx, &desc.label(), &mut between, &mut body, vout, &[vout], Access::ComputeReadWrite)?;
     let got = arena.read(vout, vb)?;
-    let validation = if n <= PERM_MODEL_CHECK_MAX {
+    let validation = if reproducible && n <= PERM_MODEL_CHECK_MAX {
         let want = sort::gather(&input, vw, &perm::reference_order(&desc));
         match (0..want.len()).find(|&w| got.get(w) != Some(&want[w])) {
             None => "ok".to_string(),
@@ -389,7 +420,8 @@ pub fn bench_perm(ctx: &Arc<Context>, arena: &mut Arena, n: u64, value_bytes: u3
     // write of the elements.
     let passes = plan_sort_passes(&desc) as f64;
     let bytes = 4.0 + 4.0 + passes * 2.0 * (4.0 + value_bytes as f64) + 2.0 * value_bytes as f64;
-    let mut r = row(format!("perm {value_bytes}B"), n, opts, m, bytes, validation);
+    let mode = if reproducible { " reproducible" } else { "" };
+    let mut r = row(format!("perm {value_bytes}B{mode}"), n, opts, m, bytes, validation);
     r.policy = Some(format!("{} groups", desc.groups()));
     r.invocations = invocations;
     Ok(r)

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{invalid, Result};
 use crate::gpu::{elapsed_ns, Access, Buffer, BufferSlice, Context, MemoryLocation, Recorder};
-pub use cases::{bench_copy, bench_multisplit, bench_perm, bench_scan, bench_sort};
+pub use cases::{bench_copy, bench_multisplit, bench_perm, bench_scan, bench_sort, SplitCase};
 pub use stats::Stats;
 pub use sweep::{default_sizes, parse_sizes, run_sweep, Results, Sweep, What};
 

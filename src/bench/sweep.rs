@@ -4,7 +4,8 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::{bench_copy, bench_multisplit, bench_perm, bench_scan, bench_sort, Arena, BenchOptions, Row};
+use super::{bench_copy, bench_multisplit, bench_perm, bench_scan, bench_sort, Arena, BenchOptions, Row, SplitCase};
+use crate::prims::binning::{BinningPolicy, Ranking};
 use crate::error::{invalid, Error, Result};
 use crate::gpu::{Context, DeviceInfo};
 use crate::prims::scan::{ScanDesc, ScanKind, ScanOp, ScanPolicy};
@@ -43,6 +44,13 @@ pub struct Sweep {
     /// Multisplit bucket counts (key types and value sizes from the sort axes).
     #[serde(default)]
     pub buckets: Vec<u32>,
+    /// Binning-pass policies for sort, multisplit and permutation (`None`: the default).
+    #[serde(default)]
+    pub binning_policies: Vec<Option<BinningPolicy>>,
+    /// Rankings for sort and multisplit (the permutation: atomic = its default mode, stable =
+    /// reproducible).
+    #[serde(default)]
+    pub rankings: Vec<Ranking>,
     pub opts: BenchOptions,
 }
 
@@ -50,9 +58,10 @@ impl Sweep {
     /// Rows the sweep will produce (for progress).
     pub fn len(&self) -> usize {
         let scans = self.dtypes.len() * self.ops.len() * self.kinds.len() * self.policies.len();
-        let sorts = self.keys.len() * self.values.len() * self.descending.len();
-        let splits = self.keys.len() * self.values.len() * self.buckets.len();
-        let perms = self.values.iter().filter(|&&v| v > 0).count();
+        let binning = self.binning_policies.len().max(1) * self.rankings.len().max(1);
+        let sorts = self.keys.len() * self.values.len() * self.descending.len() * binning;
+        let splits = self.keys.len() * self.values.len() * self.buckets.len() * binning;
+        let perms = self.values.iter().filter(|&&v| v > 0).count() * binning;
         let per_n = match self.what {
             What::Copy => 0,
             What::Scan => scans,
@@ -172,31 +181,40 @@ pub fn run_sweep(ctx: &Arc<Context>, sweep: &Sweep, command: &[String], mut prog
                 }
             }
         }
-        if matches!(sweep.what, What::Sort | What::All) {
-            for &key in &sweep.keys {
-                for &value_bytes in &sweep.values {
-                    for &descending in &sweep.descending {
-                        let mut desc = SortDesc::new(key, n);
-                        desc.value_bytes = value_bytes;
-                        desc.descending = descending;
-                        at_n.push(bench_sort(ctx, &mut arena, &desc, &sweep.opts)?);
+        let policies: &[Option<BinningPolicy>] = if sweep.binning_policies.is_empty() { &[None] } else { &sweep.binning_policies };
+        let rankings: &[Ranking] = if sweep.rankings.is_empty() { &[Ranking::Stable] } else { &sweep.rankings };
+        for (p, &ranking) in policies.iter().flat_map(|p| rankings.iter().map(move |r| (p, r))) {
+            let policy = p.unwrap_or_default();
+            if matches!(sweep.what, What::Sort | What::All) {
+                for &key in &sweep.keys {
+                    for &value_bytes in &sweep.values {
+                        for &descending in &sweep.descending {
+                            let mut desc = SortDesc::new(key, n);
+                            desc.value_bytes = value_bytes;
+                            desc.descending = descending;
+                            desc.policy = policy;
+                            desc.ranking = ranking;
+                            at_n.push(bench_sort(ctx, &mut arena, &desc, &sweep.opts)?);
+                        }
                     }
                 }
             }
-        }
-        if matches!(sweep.what, What::Multisplit | What::All) {
-            for &key in &sweep.keys {
-                for &value_bytes in &sweep.values {
-                    for &b in &sweep.buckets {
-                        at_n.push(bench_multisplit(ctx, &mut arena, key, n, b, value_bytes, &sweep.opts)?);
+            if matches!(sweep.what, What::Multisplit | What::All) {
+                for &key in &sweep.keys {
+                    for &value_bytes in &sweep.values {
+                        for &b in &sweep.buckets {
+                            let split = SplitCase { key, n, buckets: b, value_bytes, ranking, policy };
+                            at_n.push(bench_multisplit(ctx, &mut arena, &split, &sweep.opts)?);
+                        }
                     }
                 }
             }
-        }
-        if matches!(sweep.what, What::Perm | What::All) {
-            // Element sizes from the value axis (0, keys only, has no permutation row).
-            for &value_bytes in sweep.values.iter().filter(|&&v| v > 0) {
-                at_n.push(bench_perm(ctx, &mut arena, n, value_bytes, &sweep.opts)?);
+            if matches!(sweep.what, What::Perm | What::All) {
+                // Element sizes from the value axis (0, keys only, has no permutation row).
+                for &value_bytes in sweep.values.iter().filter(|&&v| v > 0) {
+                    let reproducible = ranking == Ranking::Stable;
+                    at_n.push(bench_perm(ctx, &mut arena, n, value_bytes, reproducible, policy, &sweep.opts)?);
+                }
             }
         }
         for mut r in at_n {

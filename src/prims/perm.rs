@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use super::binning::{BinningPolicy, Ranking};
 use super::sort::{KeyType, SortDesc, SortPlan, SortScratch};
 use crate::error::{invalid, Result};
 use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
@@ -28,17 +29,35 @@ pub struct PermDesc {
     pub group_target: u32,
     /// Largest group shuffled in shared memory (debug: small values force the global path).
     pub group_capacity: u32,
+    /// The same output on every GPU, subgroup width and run, equal to [`reference`]. Off by
+    /// default: the sort's first pass then ranks with workgroup atomics, so the order of a
+    /// group before its shuffle (not the distribution of the result) depends on scheduling.
+    #[serde(default)]
+    pub reproducible: bool,
+    /// The sort's binning policy.
+    #[serde(default)]
+    pub policy: BinningPolicy,
 }
 
 impl PermDesc {
     pub fn new(n: u64, value_bytes: u32, seed: u64) -> PermDesc {
-        PermDesc { n, value_bytes, seed, subgroup_size: None, group_target: 1024, group_capacity: 2048 }
+        PermDesc {
+            n,
+            value_bytes,
+            seed,
+            subgroup_size: None,
+            group_target: 1024,
+            group_capacity: 2048,
+            reproducible: false,
+            policy: BinningPolicy::default(),
+        }
     }
     pub fn groups(&self) -> u32 {
         self.n.div_ceil(self.group_target.max(1) as u64).max(1) as u32
     }
     pub fn label(&self) -> String {
-        format!("perm {}B n={} seed={}", self.value_bytes, self.n, self.seed)
+        let mode = if self.reproducible { " reproducible" } else { "" };
+        format!("perm {}B n={} seed={}{mode}", self.value_bytes, self.n, self.seed)
     }
     fn group_bits(&self) -> u32 {
         32 - (self.groups() - 1).leading_zeros()
@@ -77,6 +96,8 @@ impl PermPlan {
             sd.value_bytes = desc.value_bytes;
             sd.bits = (0, desc.group_bits());
             sd.subgroup_size = desc.subgroup_size;
+            sd.policy = desc.policy;
+            sd.ranking = if desc.reproducible { Ranking::Stable } else { Ranking::Atomic };
             Some(SortPlan::new(ctx, sd)?)
         } else {
             super::check_len(ctx, &what, desc.n, desc.value_bytes as u64)?;
