@@ -14,5 +14,5 @@ step selftest 120 $B selftest
 step sort 150 $B bench sort --n 2^20,2^24,2^28 --key u32,u64 --values 0,4 --trials 10 --json "$OUT/sort.json"
 step multisplit 100 $B bench multisplit --n 2^20,2^28 --key u32 --buckets 2,16,256,4096 --values 0,4 --ranking stable,atomic --trials 10 --json "$OUT/multisplit.json"
 step perm 60 $B bench perm --n 2^20,2^24,2^28 --values 4 --ranking atomic,stable --trials 10 --json "$OUT/perm.json"
-step policies 120 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy 512x15,512x15xballots,256x16,384x20,256x30,1024x7 --trials 10 --json "$OUT/policies.json"
+step policies 120 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy 512x15,512x15xballots,256x16,384x20,256x30,256x8 --trials 10 --json "$OUT/policies.json"
 step pipelines 60 $B pipelines --stats
