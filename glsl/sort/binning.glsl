@@ -47,11 +47,10 @@ const uint INVALID = 0xFFFFFFFFu;
 
 shared uint s_mem[STAGE_WORDS];  // counter rows, then one word plane of the tile
 shared uint s_start[256];        // where each bucket starts in the tile
-shared uint s_glob[256];         // earlier tiles' elements, then global minus tile start
+shared uint s_glob[256];         // global index of the tile's first element of a bucket, minus its tile position
 shared uint s_fb[256];           // fallback: a predecessor's histogram
 shared uint s_sums[32];          // scan of the bucket totals: per-subgroup sums
 shared uint s_tile;
-shared uint s_flag[2], s_pending[2];  // per look-back round, by parity
 
 KEY key[ITEMS];
 uint dig[ITEMS];
@@ -155,75 +154,94 @@ void bucket_offsets(out uint hist[4]) {
     barrier();
 }
 
-// Step 3: the look-back. Leaves in s_glob[d] the elements of bucket d in earlier tiles and
-// posts this tile's inclusive counts. All 256 buckets advance together (uniform control
-// flow, so a fallback can use the whole workgroup); a thread keeps its buckets' progress in
-// bits.
+// Step 3: the look-back, bucket by bucket: the thread that owns bucket d walks back over the
+// earlier tiles' words for d, LB_WINDOW tiles per round (independent loads, one latency),
+// adding aggregates until an inclusive prefix, and posts this tile's inclusive count for d at
+// once. No barriers while walking. A bucket whose walk meets a tile that stays not ready
+// reports it; the workgroup then recomputes the most recent such tile (decoupled fallback,
+// which needs the whole workgroup), and the walks go on. Leaves in s_glob[d] the global index
+// of this tile's first element of bucket d minus its tile position.
+const uint LB_WINDOW = 8u;
+shared uint s_stuck[2];  // per fallback round, by parity: 1 + the newest stuck tile, 0: none
+
+// Walks bucket d back from tile `look`, adding into `sum`; true when an inclusive prefix was
+// reached, false when tile `look` stayed not ready for SPIN_LIMIT rounds (or is forced).
+bool walk(uint d, inout uint look, inout uint sum) {
+    uint spins = 0u;
+    for (;;) {
+        uint w[LB_WINDOW];
+        [[unroll]] for (uint i = 0u; i < LB_WINDOW; ++i) {
+            // Before tile 0: an empty inclusive prefix.
+            w[i] = i <= look ? atomicLoad(state[STATE_BASE + (look - i) * 256u + d], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed)
+                             : (INCLUSIVE << 30);
+        }
+        uint i = 0u;
+        for (; i < LB_WINDOW; ++i) {
+            uint st = w[i] >> 30;
+            if (st == NOT_READY || (i <= look && forced(look - i))) break;
+            sum += w[i] & 0x3FFFFFFFu;
+            if (st == INCLUSIVE) return true;
+        }
+        if (i > 0u) {
+            look -= i;
+            spins = 0u;
+        } else if (++spins >= SPIN_LIMIT || forced(look)) {
+            return false;
+        }
+    }
+}
+
 void look_back(uint tile, uint hist[4]) {
     uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
-    uint done = 0u;  // bit k: bucket lid + k * wg has reached an inclusive prefix
-    uint fallbacks = 0u;
-    if (lid == 0u) {
-        s_flag[0] = 0u;
-        s_pending[0] = 0u;
+    uint look[4], sum[4];
+    uint done = 0u;  // bit k: bucket lid + k * wg is complete (or not this thread's)
+    for (uint k = 0u; k < 4u; ++k) {
+        uint d = lid + k * wg;
+        look[k] = tile - 1u;
+        sum[k] = 0u;
+        if (d >= 256u || tile == 0u) done |= 1u << k;
     }
-    if (tile > 0u) {
-        uint look = tile - 1u;
-        uint spins = 0u;
-        for (uint r = 0u;; ++r) {
-            uint cur = r & 1u;
-            barrier();  // round r-1 is fully read: its buffers may be reused for round r+1
-            if (lid == 0u) {
-                s_flag[cur ^ 1u] = 0u;
-                s_pending[cur ^ 1u] = 0u;
+    if (lid == 0u) s_stuck[0] = 0u;
+    barrier();
+    uint fallbacks = 0u;
+    for (uint r = 0u;; ++r) {
+        uint cur = r & 1u;
+        if (lid == 0u) s_stuck[cur ^ 1u] = 0u;
+        for (uint k = 0u; k < 4u; ++k) {
+            uint d = lid + k * wg;
+            if ((done & (1u << k)) != 0u) continue;
+            if (walk(d, look[k], sum[k])) {
+                done |= 1u << k;
+                post(tile, d, INCLUSIVE, sum[k] + hist[k]);
+            } else {
+                atomicMax(s_stuck[cur], look[k] + 1u);
             }
-            uint w[4];
-            for (uint k = 0u; k < 4u; ++k) {
-                uint d = lid + k * wg;
-                w[k] = 0u;
-                if (d < 256u && (done & (1u << k)) == 0u) {
-                    w[k] = atomicLoad(state[STATE_BASE + look * 256u + d], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
-                    if ((w[k] >> 30) == NOT_READY || forced(look)) atomicOr(s_flag[cur], 1u);
-                }
-            }
-            barrier();
-            if (s_flag[cur] != 0u) {
-                // Some bucket of tile `look` is not ready: spin, or recompute the tile.
-                if (++spins < SPIN_LIMIT && !forced(look)) continue;
-                fallback_histogram(look);
-                for (uint k = 0u; k < 4u; ++k) {
-                    uint d = lid + k * wg;
-                    if (d < 256u) {
-                        post(look, d, AGGREGATE, s_fb[d]);
-                        if ((done & (1u << k)) == 0u) s_glob[d] += s_fb[d];
-                    }
-                }
-                fallbacks += 1u;
-                spins = 0u;
-                if (look == 0u) break;  // tile 0's aggregate is its inclusive prefix
-                look -= 1u;
-                continue;
-            }
-            spins = 0u;
-            for (uint k = 0u; k < 4u; ++k) {
-                uint d = lid + k * wg;
-                if (d < 256u && (done & (1u << k)) == 0u) {
-                    s_glob[d] += w[k] & 0x3FFFFFFFu;
-                    if ((w[k] >> 30) == INCLUSIVE) done |= 1u << k;
-                    else atomicAdd(s_pending[cur], 1u);
-                }
-            }
-            barrier();
-            if (s_pending[cur] == 0u || look == 0u) break;
-            look -= 1u;
         }
+        barrier();
+        uint stuck = s_stuck[cur];
+        if (stuck == 0u) break;
+        // Recompute the newest stuck tile; the buckets stuck there take its count and go on.
+        uint t = stuck - 1u;
+        fallback_histogram(t);
+        for (uint k = 0u; k < 4u; ++k) {
+            uint d = lid + k * wg;
+            if (d >= 256u) continue;
+            post(t, d, AGGREGATE, s_fb[d]);
+            if ((done & (1u << k)) == 0u && look[k] == t) {
+                sum[k] += s_fb[d];
+                if (t == 0u) {
+                    done |= 1u << k;
+                    post(tile, d, INCLUSIVE, sum[k] + hist[k]);
+                } else {
+                    look[k] = t - 1u;
+                }
+            }
+        }
+        fallbacks += 1u;
     }
     for (uint k = 0u; k < 4u; ++k) {
         uint d = lid + k * wg;
-        if (d < 256u) {
-            if (tile > 0u) post(tile, d, INCLUSIVE, s_glob[d] + hist[k]);
-            s_glob[d] += bucket_base(d) - s_start[d];  // global index = s_glob[d] + tile position
-        }
+        if (d < 256u) s_glob[d] = sum[k] + bucket_base(d) - s_start[d];
     }
     if (fallbacks > 0u && lid == 0u) atomicAdd(state[1], fallbacks);
 }
@@ -286,7 +304,6 @@ void binning_pass() {
     for (uint k = 0u; k < 4u; ++k) {
         uint d = lid + k * gl_WorkGroupSize.x;
         if (d < 256u) {
-            s_glob[d] = 0u;
             if (tile == 0u) post(0u, d, INCLUSIVE, hist[k]);
             else if (!forced(tile)) post(tile, d, AGGREGATE, hist[k]);
         }

@@ -103,8 +103,8 @@ pub(crate) struct BinningPass {
     pub workgroup_size: u32,
     pub items: u32,
     pub tiles: u32,
-    /// Ranks with subgroupPartitionNV.
-    pub partitioned: bool,
+    /// "partitioned", "ballots" or "atomic".
+    pub ranking: &'static str,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -203,7 +203,12 @@ impl BinningPass {
             bindings: kernel.bindings,
             push_bytes: kernel.push_bytes,
         })?;
-        Ok(BinningPass { workgroup_size, items, tiles: tiles as u32, partitioned, pipeline })
+        let ranking = match (ranking, partitioned) {
+            (Ranking::Atomic, _) => "atomic",
+            (_, true) => "partitioned",
+            _ => "ballots",
+        };
+        Ok(BinningPass { workgroup_size, items, tiles: tiles as u32, ranking, pipeline })
     }
 
     pub fn tile_keys(&self) -> u64 {
@@ -211,7 +216,7 @@ impl BinningPass {
     }
     /// "tile 7680 (512x15, partitioned)": for result rows.
     pub fn label(&self) -> String {
-        format!("tile {} ({}x{}, {})", self.tile_keys(), self.workgroup_size, self.items, if self.partitioned { "partitioned" } else { "ballots" })
+        format!("tile {} ({}x{}, {})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }
 
