@@ -255,6 +255,10 @@ struct BenchArgs {
     /// Do not reset look-back state between trials (shows what stale state does).
     #[arg(long)]
     no_reset: bool,
+    /// Time every kernel of each row's validation trial (a timestamp after each dispatch) and
+    /// print the breakdown after the table.
+    #[arg(long)]
+    profile: bool,
     /// Write the results file (schema vkprims.bench/1).
     #[arg(long)]
     json: Option<PathBuf>,
@@ -323,6 +327,7 @@ fn run_bench(a: BenchArgs) -> vkprims::Result<ExitCode> {
     }
     opts.cold = a.cold;
     opts.reset = !a.no_reset;
+    opts.profile = a.profile;
     opts.subgroup_size = a.dev.subgroup_size;
     opts.check()?;
     let sweep = Sweep {
@@ -364,6 +369,7 @@ fn run_bench(a: BenchArgs) -> vkprims::Result<ExitCode> {
     let res = res?;
     check_validation(&ctx)?;
     print!("{}", bench::report::table(&res.rows));
+    print!("{}", bench::report::kernels(&res.rows));
     if let Some(path) = a.json {
         write_file(&path, &serde_json::to_string_pretty(&res).unwrap())?;
     }

@@ -2,6 +2,7 @@
 // Bucket histogram of a multisplit: workgroups stride over the elements and count in shared
 // memory (up to 256 buckets), or straight into the global counts (GLOBAL_COUNTS, for the up
 // to 65,536 buckets of a composed split). CPU twin: src/prims/multisplit.rs (reference).
+#extension GL_EXT_control_flow_attributes : require
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint KEY_KIND = 0;
 layout(constant_id = 2) const uint DESCENDING = 0;
@@ -18,20 +19,34 @@ layout(set = 0, binding = 2, std430) readonly buffer AuxSplit { KEY aux_splitter
 
 shared uint s_hist[256];
 
+// Elements per lane per round, loaded before any is counted (memory-level parallelism, as in
+// sort/histogram.comp).
+const uint HIST_ITEMS = 16;
+
+void count(uint b) {
+    if (GLOBAL_COUNTS != 0u) atomicAdd(hist[b], 1u);
+    else atomicAdd(s_hist[b], 1u);
+}
+
 void main() {
-    uint lid = gl_LocalInvocationIndex;
-    uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
-    if (GLOBAL_COUNTS != 0u) {
-        for (uint i = gl_WorkGroupID.x * gl_WorkGroupSize.x + lid; i < pc.n; i += stride)
-            atomicAdd(hist[bucket_from(i, keys[i])], 1u);
-        return;
+    uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
+    if (GLOBAL_COUNTS == 0u) {
+        for (uint i = lid; i < 256u; i += wg) s_hist[i] = 0u;
+        barrier();
     }
-    for (uint i = lid; i < 256u; i += gl_WorkGroupSize.x) s_hist[i] = 0u;
+    uint chunk = wg * HIST_ITEMS;
+    for (uint base = gl_WorkGroupID.x * chunk; base < pc.n; base += gl_NumWorkGroups.x * chunk) {
+        uint b[HIST_ITEMS];
+        [[unroll]] for (uint j = 0u; j < HIST_ITEMS; ++j) {
+            uint i = base + j * wg + lid;
+            b[j] = i < pc.n ? bucket_from(i, keys[i]) : 0u;
+        }
+        [[unroll]] for (uint j = 0u; j < HIST_ITEMS; ++j)
+            if (base + j * wg + lid < pc.n) count(b[j]);
+    }
+    if (GLOBAL_COUNTS != 0u) return;
     barrier();
-    for (uint i = gl_WorkGroupID.x * gl_WorkGroupSize.x + lid; i < pc.n; i += stride)
-        atomicAdd(s_hist[bucket_from(i, keys[i])], 1u);
-    barrier();
-    for (uint i = lid; i < pc.buckets; i += gl_WorkGroupSize.x) {
+    for (uint i = lid; i < pc.buckets; i += wg) {
         uint c = s_hist[i];
         if (c != 0u) atomicAdd(hist[i], c);
     }

@@ -1,5 +1,6 @@
 #version 460
-// Upfront histogram of every digit pass at once (OneSweep): G workgroups stride over the keys,
+// Upfront histogram of every digit pass at once (OneSweep): G workgroups stride over the keys
+// in chunks of WG * HIST_ITEMS,
 // count each pass's digits in shared memory, then add their counts to the global histogram.
 // CPU twin: src/prims/sort.rs (reference_histogram).
 #extension GL_EXT_control_flow_attributes : require
@@ -16,20 +17,31 @@ layout(set = 0, binding = 1, std430) buffer Hist { uint hist[]; };
 const uint MAX_PASSES = 8;
 shared uint s_hist[MAX_PASSES * 256];
 
+// Keys per lane per round, loaded before any is counted: enough loads in flight to keep
+// device memory busy (a load-then-count loop left the H200 at a fraction of its bandwidth).
+const uint HIST_ITEMS = 16;
+
 void main() {
-    uint lid = gl_LocalInvocationIndex;
-    for (uint i = lid; i < pc.passes * 256u; i += gl_WorkGroupSize.x) s_hist[i] = 0u;
+    uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
+    for (uint i = lid; i < pc.passes * 256u; i += wg) s_hist[i] = 0u;
     barrier();
-    uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
-    for (uint i = gl_WorkGroupID.x * gl_WorkGroupSize.x + lid; i < pc.n; i += stride) {
-        KEY k = keys[i];
-        for (uint p = 0u; p < pc.passes; ++p) {
-            uint bits = p + 1u == pc.passes ? pc.last_bits : 8u;
-            atomicAdd(s_hist[p * 256u + digit_of(k, pc.lo + 8u * p, bits)], 1u);
+    uint chunk = wg * HIST_ITEMS;
+    for (uint base = gl_WorkGroupID.x * chunk; base < pc.n; base += gl_NumWorkGroups.x * chunk) {
+        KEY k[HIST_ITEMS];
+        [[unroll]] for (uint j = 0u; j < HIST_ITEMS; ++j) {
+            uint i = base + j * wg + lid;
+            k[j] = i < pc.n ? keys[i] : KEY(0);
+        }
+        [[unroll]] for (uint j = 0u; j < HIST_ITEMS; ++j) {
+            if (base + j * wg + lid >= pc.n) break;
+            for (uint p = 0u; p < pc.passes; ++p) {
+                uint bits = p + 1u == pc.passes ? pc.last_bits : 8u;
+                atomicAdd(s_hist[p * 256u + digit_of(k[j], pc.lo + 8u * p, bits)], 1u);
+            }
         }
     }
     barrier();
-    for (uint i = lid; i < pc.passes * 256u; i += gl_WorkGroupSize.x) {
+    for (uint i = lid; i < pc.passes * 256u; i += wg) {
         uint c = s_hist[i];
         if (c != 0u) atomicAdd(hist[i], c);
     }

@@ -38,6 +38,7 @@ fn row(primitive: String, n: u64, opts: &BenchOptions, m: Measured, bytes_per_el
         invocations: None,
         submit_to_start_ns: m.submit_to_start_ns,
         pipeline_stats: Vec::new(),
+        kernels: Vec::new(),
     }
 }
 
@@ -75,17 +76,30 @@ fn validation_trial(
     poison: BufferSlice,
     results: &[BufferSlice],
     access: Access,
-) -> Result<Option<(u64, u64)>> {
+    profile: bool,
+) -> Result<Checked> {
     let mut rec = Recorder::new(ctx, format!("{what} validation"))?;
     between(&mut rec)?;
     rec.fill(poison, POISON);
     rec.barrier(&[poison], Access::TransferWrite, access, "poison written before the trial");
     rec.begin_invocation_count()?;
+    if profile {
+        rec.begin_profile(64)?;
+    }
     body(&mut rec)?;
+    rec.end_profile();
     rec.end_invocation_count();
     rec.barrier(results, access, Access::TransferRead, "results read back");
     rec.submit_and_wait()?;
-    rec.invocations()
+    let kernels = rec.profile()?.into_iter().map(|(k, ns)| (k, ns * 1e-6)).collect();
+    Ok(Checked { invocations: rec.invocations()?, kernels })
+}
+
+/// What the validation trial observed besides the output.
+struct Checked {
+    invocations: Option<(u64, u64)>,
+    /// (kernel, ms) per dispatch, with `--profile`.
+    kernels: Vec<(String, f64)>,
 }
 
 /// Check that every word of `got` is `want`.
@@ -142,10 +156,11 @@ pub fn bench_copy(ctx: &Arc<Context>, arena: &mut Arena, n: u64, opts: &BenchOpt
             Ok(())
         };
         let m = measure(ctx, arena, name, opts, &mut between, &mut body)?;
-        let invocations = validation_trial(ctx, name, &mut between, &mut body, d, &[d], write)?;
+        let checked = validation_trial(ctx, name, &mut between, &mut body, d, &[d], write, opts.profile)?;
         let validation = check_fill(&arena.read(d, n * 4)?, COPY_WORD);
         let mut r = row(name.into(), n, opts, m, 8.0, validation);
-        r.invocations = invocations;
+        r.invocations = checked.invocations;
+    r.kernels = checked.kernels;
         rows.push(r);
     }
     Ok(rows)
@@ -173,7 +188,7 @@ pub fn bench_scan(ctx: &Arc<Context>, arena: &mut Arena, desc: &ScanDesc, opts: 
     let m = measure(ctx, arena, &desc.label(), opts, &mut between, &mut body)?;
 
     // The same resets (or none, with --no-reset) before the validation trial.
-    let invocations = validation_trial(ctx, &desc.label(), &mut between, &mut body, o, &[o, st], Access::ComputeReadWrite)?;
+    let checked = validation_trial(ctx, &desc.label(), &mut between, &mut body, o, &[o, st], Access::ComputeReadWrite, opts.profile)?;
     let got = arena.read(o, plan.output_bytes())?;
     let validation = match scan::check(&desc, &input, &got) {
         None => "ok".to_string(),
@@ -190,7 +205,8 @@ pub fn bench_scan(ctx: &Arc<Context>, arena: &mut Arena, desc: &ScanDesc, opts: 
     r.policy = Some(policy_label(&desc));
     r.lookback_rounds_per_tile = lookback;
     r.fallbacks = fallbacks;
-    r.invocations = invocations;
+    r.invocations = checked.invocations;
+    r.kernels = checked.kernels;
     r.pipeline_stats = ctx.pipeline_stats(plan.pipeline())?;
     Ok(r)
 }
@@ -229,7 +245,7 @@ pub fn bench_sort(ctx: &Arc<Context>, arena: &mut Arena, desc: &SortDesc, opts: 
     let mut body = |rec: &mut Recorder| plan.record_sort(rec, kin, kout, vals, &scratch);
     let m = measure(ctx, arena, &desc.label(), opts, &mut between, &mut body)?;
 
-    let invocations = validation_trial(ctx, &desc.label(), &mut between, &mut body, kout, &[kout, vout], Access::ComputeReadWrite)?;
+    let checked = validation_trial(ctx, &desc.label(), &mut between, &mut body, kout, &[kout, vout], Access::ComputeReadWrite, opts.profile)?;
     let got_k = arena.read(kout, kb)?;
     let got_v = if values.is_some() { Some(arena.read(vout, vb)?) } else { None };
     let validation = match sort::check(&desc, &keys, values.as_deref(), &got_k, got_v.as_deref()) {
@@ -252,7 +268,8 @@ pub fn bench_sort(ctx: &Arc<Context>, arena: &mut Arena, desc: &SortDesc, opts: 
     }
     let mut r = row(primitive, desc.n, opts, m, bytes, validation);
     r.policy = Some(plan.policy_label());
-    r.invocations = invocations;
+    r.invocations = checked.invocations;
+    r.kernels = checked.kernels;
     Ok(r)
 }
 
@@ -328,8 +345,7 @@ pub fn bench_multisplit(ctx: &Arc<Context>, arena: &mut Arena, case: &SplitCase,
     let m = measure(ctx, arena, &desc.label(), opts, &mut between, &mut body)?;
     // The validation trial also writes the offsets.
     let mut vbody = |rec: &mut Recorder| plan.record_split(rec, kin, kout, vals, ain, Some(offs), &scratch);
-    let invocations =
-        validation_trial(ctx, &desc.label(), &mut between, &mut vbody, kout, &[kout, vout, offs], Access::ComputeReadWrite)?;
+    let checked = validation_trial(ctx, &desc.label(), &mut between, &mut vbody, kout, &[kout, vout, offs], Access::ComputeReadWrite, opts.profile)?;
     let got = (arena.read(kout, kb)?, if values.is_some() { Some(arena.read(vout, vb)?) } else { None }, arena.read(offs, plan.offsets_bytes())?);
     let validation = match multisplit::check(&desc, &keys, values.as_deref(), aux.as_deref(), (&got.0, got.1.as_deref(), &got.2)) {
         None => "ok".to_string(),
@@ -352,7 +368,8 @@ pub fn bench_multisplit(ctx: &Arc<Context>, arena: &mut Arena, case: &SplitCase,
     }
     let mut r = row(primitive, n, opts, m, bytes, validation);
     r.policy = Some(plan.policy_label());
-    r.invocations = invocations;
+    r.invocations = checked.invocations;
+    r.kernels = checked.kernels;
     Ok(r)
 }
 
@@ -396,7 +413,7 @@ pub fn bench_perm(
     let mut between = trial_resets(ctx, written, |rec| plan.record_reset(rec, &scratch), opts)?;
     let mut body = |rec: &mut Recorder| plan.record_permute(rec, vin, vout, &scratch);
     let m = measure(ctx, arena, &desc.label(), opts, &mut between, &mut body)?;
-    let invocations = validation_trial(ctx, &desc.label(), &mut between, &mut body, vout, &[vout], Access::ComputeReadWrite)?;
+    let checked = validation_trial(ctx, &desc.label(), &mut between, &mut body, vout, &[vout], Access::ComputeReadWrite, opts.profile)?;
     let got = arena.read(vout, vb)?;
     let validation = if reproducible && n <= PERM_MODEL_CHECK_MAX {
         let want = sort::gather(&input, vw, &perm::reference_order(&desc));
@@ -423,7 +440,8 @@ pub fn bench_perm(
     let mode = if reproducible { " reproducible" } else { "" };
     let mut r = row(format!("perm {value_bytes}B{mode}"), n, opts, m, bytes, validation);
     r.policy = Some(format!("{} groups", desc.groups()));
-    r.invocations = invocations;
+    r.invocations = checked.invocations;
+    r.kernels = checked.kernels;
     Ok(r)
 }
 

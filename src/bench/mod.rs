@@ -71,6 +71,9 @@ pub struct BenchOptions {
     /// Reset carried state between trials (on by default; off shows what stale state does).
     pub reset: bool,
     pub subgroup_size: Option<u32>,
+    /// Time each kernel of the validation trial (a timestamp after every dispatch).
+    #[serde(default)]
+    pub profile: bool,
 }
 
 impl Default for BenchOptions {
@@ -82,6 +85,7 @@ impl Default for BenchOptions {
             warmup: 3,
             warmup_ms: 300.0,
             cold: false,
+            profile: false,
             cold_bytes: 256 << 20,
             reset: true,
             subgroup_size: None,
@@ -425,6 +429,9 @@ pub struct Row {
     pub submit_to_start_ns: Option<f64>,
     /// The driver compiler's statistics for the kernel (registers, spills, ...).
     pub pipeline_stats: Vec<crate::gpu::PipelineStat>,
+    /// `--profile`: (kernel, ms) per dispatch of the validation trial.
+    #[serde(default)]
+    pub kernels: Vec<(String, f64)>,
 }
 
 impl Row {

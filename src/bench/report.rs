@@ -14,6 +14,21 @@ fn result(r: &Row) -> String {
     }
 }
 
+/// The per-kernel breakdown of the rows profiled (`--profile`), as markdown; empty without.
+pub fn kernels(rows: &[Row]) -> String {
+    let mut s = String::new();
+    for r in rows.iter().filter(|r| !r.kernels.is_empty()) {
+        if s.is_empty() {
+            s.push_str("\nKernels of each validation trial (a timestamp after every dispatch):\n\n| row | kernel | ms | share |\n|---|---|---:|---:|\n");
+        }
+        let total: f64 = r.kernels.iter().map(|k| k.1).sum();
+        for (k, ms) in &r.kernels {
+            s.push_str(&format!("| {} n={} | {k} | {ms:.4} | {:.0}% |\n", r.primitive, r.n, 100.0 * ms / total.max(1e-12)));
+        }
+    }
+    s
+}
+
 /// The markdown table the CLI prints.
 pub fn table(rows: &[Row]) -> String {
     let mut s = String::from(

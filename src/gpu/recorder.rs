@@ -66,6 +66,9 @@ pub struct Recorder<'a> {
     invocation_query: Option<(vk::QueryPool, u64, bool)>,
     /// Why each barrier exists, in recording order.
     barrier_log: Vec<String>,
+    /// Kernel profile: a timestamp pool, its capacity, and the label of each slot written
+    /// (slot 0 marks the start; slot k + 1 the end of the k-th dispatch since).
+    profile: Option<(vk::QueryPool, u32, Vec<String>, bool)>,
     state: State,
 }
 
@@ -112,6 +115,7 @@ impl<'a> Recorder<'a> {
             submit_ticks: None,
             invocation_query: None,
             barrier_log: Vec::new(),
+            profile: None,
             state: State::Recording,
         })
     }
@@ -181,6 +185,7 @@ impl<'a> Recorder<'a> {
         if let Some((_, expected, true)) = &mut self.invocation_query {
             *expected += groups.iter().map(|&g| g as u64).product::<u64>() * p.key.workgroup_size() as u64;
         }
+        self.profile_mark(p.key.shader);
         Ok(())
     }
 
@@ -277,6 +282,52 @@ impl<'a> Recorder<'a> {
         assert_eq!(src.size, dst.size, "copy size mismatch");
         let region = [vk::BufferCopy { src_offset: src.offset, dst_offset: dst.offset, size: src.size }];
         unsafe { self.ctx.device.cmd_copy_buffer(self.cmd, src.buffer, dst.buffer, &region) };
+    }
+
+    /// Profile the dispatches recorded from now until [`Recorder::end_profile`] (at most
+    /// `capacity`): a timestamp after each, once it and everything before it completed, so
+    /// each interval is one kernel (with the barrier before it). Timestamps between
+    /// dispatches keep them from overlapping, as the barriers of a chain of dependent kernels
+    /// already do.
+    pub fn begin_profile(&mut self, capacity: u32) -> Result<()> {
+        if self.ctx.info.timestamp_valid_bits == 0 || self.ctx.limits.timestamp_compute_and_graphics == vk::FALSE {
+            return Err(Error::Unsupported { device: self.ctx.info.name.clone(), what: "timestamps on its compute queue".into() });
+        }
+        let ci = vk::QueryPoolCreateInfo::default().query_type(vk::QueryType::TIMESTAMP).query_count(capacity + 1);
+        let pool = unsafe { self.ctx.device.create_query_pool(&ci, None) }.ctx(|| "vkCreateQueryPool".into())?;
+        unsafe {
+            self.ctx.device.cmd_reset_query_pool(self.cmd, pool, 0, capacity + 1);
+            self.ctx.device.cmd_write_timestamp(self.cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, pool, 0);
+        }
+        self.profile = Some((pool, capacity + 1, vec!["start".into()], true));
+        Ok(())
+    }
+    pub fn end_profile(&mut self) {
+        if let Some(p) = &mut self.profile {
+            p.3 = false;
+        }
+    }
+    fn profile_mark(&mut self, label: &str) {
+        if let Some((pool, cap, labels, true)) = &mut self.profile {
+            if (labels.len() as u32) < *cap {
+                unsafe { self.ctx.device.cmd_write_timestamp(self.cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, *pool, labels.len() as u32) };
+                labels.push(label.to_string());
+            }
+        }
+    }
+    /// After a completed submission: (kernel, ns) per profiled dispatch, in order.
+    pub fn profile(&self) -> Result<Vec<(String, f64)>> {
+        assert!(self.state == State::Done, "the profile is read after a completed submission");
+        let Some((pool, _, labels, _)) = &self.profile else { return Ok(Vec::new()) };
+        let mut raw = vec![0u64; labels.len()];
+        unsafe {
+            self.ctx.device.get_query_pool_results(*pool, 0, &mut raw, vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT)
+        }
+        .ctx(|| format!("reading the kernel profile of {}", self.what))?;
+        let bits = self.ctx.info.timestamp_valid_bits;
+        let mask = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+        let ns: Vec<f64> = raw.iter().map(|t| (t & mask) as f64 * self.ctx.info.timestamp_period_ns as f64).collect();
+        Ok((1..labels.len()).map(|i| (labels[i].clone(), elapsed_ns(self.ctx, ns[i - 1], ns[i]))).collect())
     }
 
     /// Reserve `count` timestamp slots for this command buffer.
@@ -414,6 +465,9 @@ impl Drop for Recorder<'_> {
                 d.destroy_query_pool(q, None);
             }
             if let Some((q, _, _)) = self.invocation_query.take() {
+                d.destroy_query_pool(q, None);
+            }
+            if let Some((q, _, _, _)) = self.profile.take() {
                 d.destroy_query_pool(q, None);
             }
             d.destroy_fence(self.fence, None);

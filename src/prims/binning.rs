@@ -64,7 +64,7 @@ pub struct BinningPolicy {
 
 impl Default for BinningPolicy {
     fn default() -> Self {
-        BinningPolicy { workgroup_size: 512, items: 15, spin_limit: 64, histogram_groups: 512, ballots_only: false }
+        BinningPolicy { workgroup_size: 512, items: 15, spin_limit: 64, histogram_groups: 1024, ballots_only: false }
     }
 }
 

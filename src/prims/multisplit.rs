@@ -120,6 +120,8 @@ pub struct MultisplitPlan {
 }
 
 const MAX_PASSES: u64 = 8;
+/// Elements one histogram workgroup counts per round (128 invocations x 16).
+const HIST_CHUNK: u64 = 128 * 16;
 /// The most buckets a split takes: 2^16 (bit fields of up to 16 bits).
 pub const MAX_BUCKETS: u64 = 1 << 16;
 
@@ -314,7 +316,7 @@ impl MultisplitPlan {
             let counts = hist.sub(0, b as u64 * 4);
             if self.desc.n > 0 {
                 let push: [u32; 4] = [self.desc.n as u32, lo, hi - lo, b];
-                let groups = self.desc.n.div_ceil(128).min(self.desc.policy.histogram_groups as u64) as u32;
+                let groups = self.desc.n.div_ceil(HIST_CHUNK).min(self.desc.policy.histogram_groups as u64) as u32;
                 let kb = self.keys_bytes();
                 rec.dispatch(&self.histogram, &[keys_in.sub(0, kb), counts, scratch.dummy.sub(0, 4)], bytemuck::bytes_of(&push), [groups, 1, 1])?;
                 c.sort.record_sort(rec, keys_in, keys_out, values, sort_scratch)?;
@@ -336,7 +338,7 @@ impl MultisplitPlan {
             let aux_slice = aux.map_or(scratch.dummy.sub(0, 4), |a| a.sub(0, self.aux_bytes().max(4).min(a.size)));
             let kb = self.keys_bytes();
             let push: [u32; 4] = [self.desc.n as u32, shift, bits, b];
-            let groups = self.desc.n.div_ceil(128).min(self.desc.policy.histogram_groups as u64) as u32;
+            let groups = self.desc.n.div_ceil(HIST_CHUNK).min(self.desc.policy.histogram_groups as u64) as u32;
             rec.dispatch(&self.histogram, &[keys_in.sub(0, kb), hist, aux_slice], bytemuck::bytes_of(&push), [groups, 1, 1])?;
             rec.barrier(&[hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "multisplit: histogram complete before the scan");
             rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&(self.desc.n as u32)), [1, 1, 1])?;

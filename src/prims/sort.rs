@@ -275,7 +275,8 @@ impl SortPlan {
 
         // Upfront histogram of every pass, then digit offsets.
         let push: [u32; 4] = [self.desc.n as u32, lo, passes, last_bits];
-        let groups = (self.desc.policy.histogram_groups as u64).min(self.desc.n.div_ceil(256)) as u32;
+        // A round of a histogram workgroup counts 128 x 16 keys.
+        let groups = (self.desc.policy.histogram_groups as u64).min(self.desc.n.div_ceil(128 * 16)) as u32;
         rec.dispatch(&self.histogram, &[keys_in.sub(0, kb), hist], bytemuck::bytes_of(&push), [groups.max(1), 1, 1])?;
         rec.barrier(&[hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "sort: histograms complete before the scan");
         rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&(self.desc.n as u32)), [passes, 1, 1])?;
