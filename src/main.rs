@@ -270,13 +270,13 @@ struct LoadsArgs {
     /// Take the store once more after timing and check every invocation against the CPU model.
     #[arg(long)]
     verify: bool,
-    /// Invocations per dispatch (multiple of 256). Default: 1048576 on GPUs, 8192 on CPU devices.
+    /// Invocations per dispatch (multiple of 256). Default: 1048576 on GPUs (perftest's), 32768 on CPU devices.
     #[arg(long)]
     threads: Option<u32>,
     /// Loads per invocation (multiple of 128; the doubling check also runs twice as many).
     #[arg(long, default_value_t = 256)]
     loads: u32,
-    /// Timed trials per case (default 10 on GPUs, 3 on CPU devices); the median is reported.
+    /// Timed trials per case (default 5); the median is reported.
     #[arg(long)]
     trials: Option<u32>,
     /// Skip the doubling check (2x loads should take about 2x time).

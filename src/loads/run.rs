@@ -50,14 +50,15 @@ impl LabOptions {
         let cpu = ctx.info().device_type == "cpu";
         LabOptions {
             verify: false,
-            threads: if cpu { 8192 } else { 1 << 20 },
+            threads: if cpu { 32768 } else { 1 << 20 },
             loads: 256,
             doubling: true,
             doubling_bounds: (1.5, 2.5),
-            trials: if cpu { 3 } else { 10 },
+            // Five trials keep the whole lab near a minute on a big GPU (perftest's geometry).
+            trials: 5,
             warmup: 2,
             warmup_ms: if cpu { 0.0 } else { 300.0 },
-            case_warmup_ms: if cpu { 0.0 } else { 10.0 },
+            case_warmup_ms: if cpu { 0.0 } else { 5.0 },
             subgroup_size: None,
             sweep_loads: 64,
             chase_hops: if cpu { 4096 } else { 2048 },
