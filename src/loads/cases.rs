@@ -107,29 +107,19 @@ impl Source {
 
     /// Bytes one load returns from the resource (a filtered sample counts one texel).
     pub fn bytes_per_load(self) -> u32 {
-        match self {
-            Source::TypedBuffer(f)
-            | Source::StorageTexelBuffer(f)
-            | Source::TextureLoad(f)
-            | Source::StorageImage(f)
-            | Source::TextureSample { format: f, .. } => f.texel_bytes(),
-            Source::Raw { words, .. } => 4 * words,
-            Source::Structured { floats } => 4 * floats,
-            Source::Cbuffer | Source::PushConstants | Source::DeviceAddress { .. } => 16,
+        match self.format() {
+            Some(f) => f.texel_bytes(),
+            None => 4 * self.width(),
         }
     }
 
     /// Channels (or words) a load feeds into the sum: the kernels' WIDTH.
     pub fn width(self) -> u32 {
-        match self {
-            Source::TypedBuffer(f)
-            | Source::StorageTexelBuffer(f)
-            | Source::TextureLoad(f)
-            | Source::StorageImage(f)
-            | Source::TextureSample { format: f, .. } => f.channels(),
-            Source::Raw { words, .. } => words,
-            Source::Structured { floats } => floats,
-            Source::Cbuffer | Source::PushConstants | Source::DeviceAddress { .. } => 4,
+        match (self.format(), self) {
+            (Some(f), _) => f.channels(),
+            (None, Source::Raw { words, .. }) => words,
+            (None, Source::Structured { floats }) => floats,
+            _ => 4, // vec4 from a uniform buffer, push constants or a device address
         }
     }
 

@@ -192,7 +192,7 @@ mod tests {
         let f = Source::TypedBuffer(Format::Rgba8);
         let (u, l, r) = (expected(f, Pattern::Uniform, 256), expected(f, Pattern::Linear, 256), expected(f, Pattern::Random, 256));
         assert!(u.iter().all(|&v| v == u[0]));
-        assert_ne!(l[0], l[1]);
+        assert!(l.iter().any(|&v| v != l[0]), "linear starts differ, so do some sums");
         assert_eq!(l[0], u[0]);
         assert!(r.iter().all(|v| v.fract() == 0.0));
         // Bilinear averages of quarters stay on a 1/16 grid.

@@ -546,3 +546,21 @@ pub fn run_lab(
         rows,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn every_source_has_its_build_variant() {
+        // build.rs lists the storage formats again; this keeps the two lists in step.
+        for c in super::super::cases::catalogue() {
+            if let Kind::Load { source, .. } = c.kind {
+                let name = shader_of(source);
+                assert!(crate::gpu::shaders::spirv(name).is_some(), "{}: no variant {name}", c.name);
+                if let Some(f) = source.format().filter(|_| matches!(source, Source::StorageImage(_) | Source::StorageTexelBuffer(_))) {
+                    assert!(name.ends_with(&format!("_{}", f.glsl())), "{name} for {f:?}");
+                }
+            }
+        }
+    }
+}
