@@ -131,14 +131,15 @@ pub fn tolerance(source: Source, loads: u32) -> f64 {
     }
 }
 
-/// The sweep's sum for invocation `gid` of `threads`, `count` loads over `mask + 1` vec4.
-pub fn sweep_expected(gid: u32, threads: u32, count: u32, mask: u32) -> f64 {
-    (0..count)
-        .map(|i| {
-            let e = gid.wrapping_add(i.wrapping_mul(threads)) & mask;
-            (0..4).map(|c| sweep_float(e * 4 + c) as f64).sum::<f64>()
-        })
-        .sum()
+/// x + y + z + w of vec4 `e` of the sweep's working set.
+pub fn sweep_elem(e: u32) -> f64 {
+    (0..4).map(|c| sweep_float(e * 4 + c) as f64).sum()
+}
+
+/// The sweep's sum for invocation `gid` of `threads`, `count` loads over `mask + 1` vec4,
+/// given each element's sum (`elem`, e.g. a table of [`sweep_elem`]).
+pub fn sweep_expected(gid: u32, threads: u32, count: u32, mask: u32, elem: impl Fn(u32) -> f64) -> f64 {
+    (0..count).map(|i| elem(gid.wrapping_add(i.wrapping_mul(threads)) & mask)).sum()
 }
 
 /// The chase's cycle: `next[j]` is the line after line j, one random cycle through all
