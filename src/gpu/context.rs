@@ -380,7 +380,9 @@ impl Context {
     /// instance and device and must destroy them after dropping the last `Arc<Context>`.
     ///
     /// `enabled` says which of [`DeviceRequirements::query`]'s extensions and features the host
-    /// enabled; kernels that need a missing one return [`Error::Unsupported`].
+    /// enabled; kernels that need a missing one return [`Error::Unsupported`]. (With
+    /// `buffer_device_address` set, every allocation asks for device addresses, so it must
+    /// be true only where the host enabled the feature.)
     ///
     /// # Safety
     /// The handles must be valid, `queue_family`/`queue_index` must name a compute-capable

@@ -229,7 +229,7 @@ impl Case {
                     "load k reads element (start + k) & mask".into()
                 };
                 s.push_str(&format!(
-                    "  pattern: {}: {start}\n  loads: LOADS per invocation (256; 512 for the doubling check), {walk}; \
+                    "  pattern: {}: {start}\n  loads: --loads per invocation (256; twice that for the doubling check), {walk}; \
                      the mask and write index are push constants the compiler cannot see\n  bytes per load: {} \
                      ({} values summed per load)\n",
                     pattern.name(),
