@@ -73,9 +73,44 @@ fn variants() -> Vec<Variant> {
     for vw in [1, 2] {
         v.push(Variant { name: format!("perm_shuffle_v{vw}"), file: "perm/shuffle.comp", defines: vec![("VALUE_WORDS", vw.to_string())] });
     }
+    v.extend(load_lab_variants());
     v.push(Variant { name: "probe".into(), file: "probe/probe.comp", defines: vec![] });
     v.push(Variant { name: "copy".into(), file: "bench/copy.comp", defines: vec![] });
     v
+}
+
+/// The load-pattern lab (glsl/loads): one shader per resource kind. Pattern, load count,
+/// channels and the subgroup broadcast are specialization constants; what must be a type or
+/// a format qualifier (structured element type, storage formats, pointer alignment) is a
+/// variant. The storage formats match `loads::formats::Format::glsl` (checked by a test).
+fn load_lab_variants() -> Vec<Variant> {
+    const STORAGE_FORMATS: [&str; 9] = ["r8", "rg8", "rgba8", "r16f", "rg16f", "rgba16f", "r32f", "rg32f", "rgba32f"];
+    let v = |name: String, file: &'static str, defines: &[(&'static str, &str)]| Variant {
+        name,
+        file,
+        defines: defines.iter().map(|(k, d)| (*k, d.to_string())).collect(),
+    };
+    let mut out = vec![
+        v("loads_typed".into(), "loads/typed.comp", &[("STORAGE", "0")]),
+        v("loads_raw".into(), "loads/raw.comp", &[]),
+        v("loads_cbuffer".into(), "loads/cbuffer.comp", &[]),
+        v("loads_push".into(), "loads/push.comp", &[]),
+        v("loads_texture_fetch".into(), "loads/texture.comp", &[("MODE", "0")]),
+        v("loads_texture_sample".into(), "loads/texture.comp", &[("MODE", "1")]),
+        v("loads_sweep".into(), "loads/sweep.comp", &[]),
+        v("loads_chase".into(), "loads/chase.comp", &[]),
+    ];
+    for elem in ["1", "2", "4"] {
+        out.push(v(format!("loads_structured_{elem}"), "loads/structured.comp", &[("ELEM", elem)]));
+    }
+    for align in ["4", "16"] {
+        out.push(v(format!("loads_bda_align{align}"), "loads/bda.comp", &[("ALIGN", align)]));
+    }
+    for f in STORAGE_FORMATS {
+        out.push(v(format!("loads_typed_storage_{f}"), "loads/typed.comp", &[("STORAGE", "1"), ("FMT", f)]));
+        out.push(v(format!("loads_texture_storage_{f}"), "loads/texture.comp", &[("MODE", "2"), ("FMT", f)]));
+    }
+    out
 }
 
 /// The commit the binary is built from, for results files ("unknown" outside a git checkout).

@@ -32,7 +32,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .pipeline_executable_info(req.capabilities.pipeline_executable_info);
     let features = vk::PhysicalDeviceFeatures::default()
         .shader_int64(req.capabilities.shader_int64)
-        .pipeline_statistics_query(req.capabilities.pipeline_statistics_query);
+        .pipeline_statistics_query(req.capabilities.pipeline_statistics_query)
+        .shader_storage_image_extended_formats(req.capabilities.storage_image_extended_formats);
+    let mut bda = vk::PhysicalDeviceBufferDeviceAddressFeatures::default()
+        .buffer_device_address(req.capabilities.buffer_device_address);
     let prio = [1.0f32];
     let queues = [vk::DeviceQueueCreateInfo::default().queue_family_index(family).queue_priorities(&prio)];
     let mut dci = vk::DeviceCreateInfo::default()
@@ -44,6 +47,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     if req.capabilities.pipeline_executable_info {
         dci = dci.push_next(&mut pep);
+    }
+    if req.capabilities.buffer_device_address {
+        dci = dci.push_next(&mut bda);
     }
     let device = unsafe { instance.create_device(physical, &dci, None)? };
 

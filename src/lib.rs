@@ -7,6 +7,7 @@
 pub mod bench;
 pub mod error;
 pub mod gpu;
+pub mod loads;
 pub mod npy;
 pub mod prims;
 pub mod selftest;

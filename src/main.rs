@@ -152,6 +152,9 @@ enum Cmd {
     },
     /// Benchmarks: trials in one command buffer, validated, against the copy throughput.
     Bench(BenchArgs),
+    /// The load-pattern lab: perftest's 138 load cases natively in Vulkan, Vulkan-native
+    /// resources, subgroup broadcasts, a working-set sweep and a pointer chase.
+    Loads(LoadsArgs),
     /// Compare two results files row by row; exit 1 if any row got slower beyond the threshold.
     Compare {
         old: PathBuf,
@@ -266,6 +269,94 @@ struct BenchArgs {
     csv: Option<PathBuf>,
     #[command(flatten)]
     dev: DeviceArgs,
+}
+
+#[derive(Args)]
+struct LoadsArgs {
+    /// Run the cases whose names match this regular expression (default: all).
+    #[arg(long)]
+    filter: Option<String>,
+    /// List the cases (name and Vulkan resource) and exit.
+    #[arg(long)]
+    list: bool,
+    /// Describe one case (exact name) and exit.
+    #[arg(long)]
+    describe: Option<String>,
+    /// Take the store once more after timing and check every invocation against the CPU model.
+    #[arg(long)]
+    verify: bool,
+    /// Invocations per dispatch (multiple of 256). Default: 1048576 on GPUs (perftest's), 32768 on CPU devices.
+    #[arg(long)]
+    threads: Option<u32>,
+    /// Loads per invocation (multiple of 128; the doubling check also runs twice as many).
+    #[arg(long, default_value_t = 256)]
+    loads: u32,
+    /// Timed trials per case (default 5); the median is reported.
+    #[arg(long)]
+    trials: Option<u32>,
+    /// Skip the doubling check (2x loads should take about 2x time).
+    #[arg(long)]
+    no_doubling: bool,
+    /// Dependent loads per pointer chase.
+    #[arg(long)]
+    chase_hops: Option<u32>,
+    /// Write the results (schema vkprims.loads/1, with the device fingerprint and git commit).
+    #[arg(long)]
+    json: Option<PathBuf>,
+    #[arg(long)]
+    csv: Option<PathBuf>,
+    /// Test hook: treat these formats (R16_SFLOAT, ...) or features (bufferDeviceAddress,
+    /// shuffle, pushConstants, storageImageExtendedFormats) as missing.
+    #[arg(long, value_delimiter = ',', hide = true)]
+    hide: Vec<String>,
+    #[command(flatten)]
+    dev: DeviceArgs,
+}
+
+fn run_loads(a: LoadsArgs) -> vkprims::Result<ExitCode> {
+    use vkprims::loads;
+    if a.list {
+        for c in loads::catalogue() {
+            println!("{}	{}", c.name, c.resource());
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(name) = &a.describe {
+        print!("{}", loads::describe(name)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let cases = loads::select(a.filter.as_deref())?;
+    let ctx = a.dev.open()?;
+    let mut opts = loads::LabOptions::for_device(&ctx);
+    opts.verify = a.verify;
+    opts.threads = a.threads.unwrap_or(opts.threads);
+    opts.loads = a.loads;
+    opts.trials = a.trials.unwrap_or(opts.trials);
+    opts.doubling = !a.no_doubling;
+    opts.chase_hops = a.chase_hops.unwrap_or(opts.chase_hops);
+    opts.subgroup_size = a.dev.subgroup_size;
+    opts.hide = a.hide;
+    opts.check(&ctx)?;
+    eprintln!("device: {} | {} cases | {} invocations x {} loads | {} trials", ctx.info().name, cases.len(), opts.threads, opts.loads, opts.trials);
+    let bar = indicatif::ProgressBar::new(cases.len() as u64);
+    bar.set_style(indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").unwrap());
+    let args: Vec<String> = std::env::args().collect();
+    let res = loads::run_lab(&ctx, &cases, &opts, &args, |row| {
+        let line = format!("  {}: {} {}", row.case, row.median_ms.map_or("-".into(), |m| format!("{m:.4} ms")), row.flags.join("; "));
+        if bar.is_hidden() { eprintln!("{line}") } else { bar.println(line) }
+        bar.inc(1);
+    });
+    bar.finish_and_clear();
+    let res = res?;
+    check_validation(&ctx)?;
+    print!("{}", loads::report::table(&res));
+    if let Some(path) = a.json {
+        write_file(&path, &serde_json::to_string_pretty(&res).unwrap())?;
+    }
+    if let Some(path) = a.csv {
+        write_file(&path, &loads::report::csv(&res))?;
+    }
+    Ok(if res.any_failed() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 fn parse_threshold(s: &str) -> vkprims::Result<f64> {
@@ -607,6 +698,7 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
             return Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) });
         }
         Cmd::Bench(a) => return run_bench(a),
+        Cmd::Loads(a) => return run_loads(a),
         Cmd::Compare { old, new, threshold } => {
             let threshold = parse_threshold(&threshold)?;
             let (old, new) = (bench::Results::load(&old)?, bench::Results::load(&new)?);

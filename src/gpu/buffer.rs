@@ -43,8 +43,19 @@ pub struct Buffer {
 impl Buffer {
     /// A buffer of `size` bytes (at least 4, so empty inputs still bind).
     pub fn new(ctx: &Arc<Context>, size: u64, location: MemoryLocation, name: &str) -> Result<Buffer> {
+        Self::with_usage(ctx, size, location, DEFAULT_USAGE, name)
+    }
+
+    /// A buffer with usages beyond the default (uniform, texel views, device address).
+    pub fn with_usage(
+        ctx: &Arc<Context>,
+        size: u64,
+        location: MemoryLocation,
+        usage: vk::BufferUsageFlags,
+        name: &str,
+    ) -> Result<Buffer> {
         let size = size.max(4).next_multiple_of(4);
-        let ci = vk::BufferCreateInfo::default().size(size).usage(DEFAULT_USAGE);
+        let ci = vk::BufferCreateInfo::default().size(size).usage(usage | DEFAULT_USAGE);
         let raw = unsafe { ctx.device.create_buffer(&ci, None) }.ctx(|| format!("vkCreateBuffer({name}, {size} B)"))?;
         let requirements = unsafe { ctx.device.get_buffer_memory_requirements(raw) };
         let alloc = ctx.allocator.lock().unwrap().allocate(&AllocationCreateDesc {
@@ -78,6 +89,13 @@ impl Buffer {
     /// The first `bytes` bytes.
     pub fn head(&self, bytes: u64) -> BufferSlice {
         self.slice().sub(0, bytes)
+    }
+
+    /// The buffer's device address; it must have been created with SHADER_DEVICE_ADDRESS
+    /// usage on a context with [`super::Capabilities::buffer_device_address`].
+    pub fn device_address(&self) -> u64 {
+        let info = vk::BufferDeviceAddressInfo::default().buffer(self.raw);
+        unsafe { self.ctx.device.get_buffer_device_address(&info) }
     }
 
     fn coherent(&self) -> bool {

@@ -12,7 +12,7 @@ use ash::vk;
 use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
 
 use super::info::{self, DeviceInfo};
-use super::pipeline::{Pipeline, PipelineKey};
+use super::pipeline::{Descriptor, Pipeline, PipelineKey};
 use crate::error::{Error, Result, VkContext};
 
 const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
@@ -58,6 +58,12 @@ pub struct Capabilities {
     pub calibrated_timestamps: bool,
     /// VK_NV_shader_subgroup_partitioned: binning passes rank with subgroupPartitionNV.
     pub subgroup_partitioned: bool,
+    /// bufferDeviceAddress (Vulkan 1.2): shaders may load through 64-bit buffer addresses
+    /// (the load-pattern lab's device-address cases); buffers then get device addresses.
+    pub buffer_device_address: bool,
+    /// shaderStorageImageExtendedFormats: storage images and storage texel buffers of
+    /// r8, rg8, r16f, rg16f and rg32f formats.
+    pub storage_image_extended_formats: bool,
 }
 
 /// What a host program must enable on its device before handing it to [`Context::from_raw`]
@@ -103,7 +109,8 @@ impl DeviceRequirements {
         }
         let mut ssc = vk::PhysicalDeviceSubgroupSizeControlFeatures::default();
         let mut pep = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default();
-        let mut f2 = vk::PhysicalDeviceFeatures2::default();
+        let mut bda = vk::PhysicalDeviceBufferDeviceAddressFeatures::default();
+        let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut bda);
         if core13 || has(ssc_ext) {
             f2 = f2.push_next(&mut ssc);
         }
@@ -111,6 +118,7 @@ impl DeviceRequirements {
             f2 = f2.push_next(&mut pep);
         }
         instance.get_physical_device_features2(physical, &mut f2);
+        let storage_image_extended_formats = f2.features.shader_storage_image_extended_formats == vk::TRUE;
         let shader_int64 = f2.features.shader_int64 == vk::TRUE;
         let pipeline_statistics_query = f2.features.pipeline_statistics_query == vk::TRUE;
         let capabilities = Capabilities {
@@ -121,6 +129,8 @@ impl DeviceRequirements {
             pipeline_statistics_query,
             calibrated_timestamps: has(cal_ext),
             subgroup_partitioned: has(part_ext),
+            buffer_device_address: bda.buffer_device_address == vk::TRUE,
+            storage_image_extended_formats,
         };
         DeviceRequirements { extensions, capabilities }
     }
@@ -149,7 +159,7 @@ pub struct Context {
     /// Held while submitting: the queue is externally synchronised.
     pub(crate) queue_lock: Mutex<()>,
     pub(crate) pipeline_cache: vk::PipelineCache,
-    pub(crate) pipelines: Mutex<HashMap<PipelineKey, Arc<Pipeline>>>,
+    pub(crate) pipelines: Mutex<HashMap<(PipelineKey, Vec<Descriptor>), Arc<Pipeline>>>,
     pub(crate) debug_device: Option<ash::ext::debug_utils::Device>,
     pub(crate) calibration: Option<ash::ext::calibrated_timestamps::Device>,
     debug: Option<Debug>,
@@ -377,7 +387,9 @@ impl Context {
     /// instance and device and must destroy them after dropping the last `Arc<Context>`.
     ///
     /// `enabled` says which of [`DeviceRequirements::query`]'s extensions and features the host
-    /// enabled; kernels that need a missing one return [`Error::Unsupported`].
+    /// enabled; kernels that need a missing one return [`Error::Unsupported`]. (With
+    /// `buffer_device_address` set, every allocation asks for device addresses, so it must
+    /// be true only where the host enabled the feature.)
     ///
     /// # Safety
     /// The handles must be valid, `queue_family`/`queue_index` must name a compute-capable
@@ -447,7 +459,8 @@ impl Context {
             device: device.clone(),
             physical_device: physical,
             debug_settings: Default::default(),
-            buffer_device_address: false,
+            // Every allocation may then back a buffer with a device address.
+            buffer_device_address: caps.buffer_device_address,
             allocation_sizes: Default::default(),
         }) {
             Ok(a) => a,
@@ -523,6 +536,11 @@ impl Context {
         if m.is_empty() { Ok(()) } else { Err(Error::Validation(m)) }
     }
 
+    /// What the device can do with `format` (texel buffers, sampled and storage images).
+    pub fn format_properties(&self, format: vk::Format) -> vk::FormatProperties {
+        unsafe { self.instance.get_physical_device_format_properties(self.physical, format) }
+    }
+
     /// Largest storage-buffer binding, in bytes (bounds every n).
     pub fn max_storage_buffer_range(&self) -> u64 {
         self.limits.max_storage_buffer_range as u64
@@ -565,7 +583,9 @@ unsafe fn create_device(
         .pipeline_executable_info(c.pipeline_executable_info);
     let features = vk::PhysicalDeviceFeatures::default()
         .shader_int64(c.shader_int64)
-        .pipeline_statistics_query(c.pipeline_statistics_query);
+        .pipeline_statistics_query(c.pipeline_statistics_query)
+        .shader_storage_image_extended_formats(c.storage_image_extended_formats);
+    let mut bda = vk::PhysicalDeviceBufferDeviceAddressFeatures::default().buffer_device_address(c.buffer_device_address);
     let mut ci = vk::DeviceCreateInfo::default()
         .queue_create_infos(&queues)
         .enabled_extension_names(&ext_ptrs)
@@ -575,6 +595,9 @@ unsafe fn create_device(
     }
     if c.pipeline_executable_info {
         ci = ci.push_next(&mut pep);
+    }
+    if c.buffer_device_address {
+        ci = ci.push_next(&mut bda);
     }
     instance.create_device(physical, &ci, None).ctx(|| "vkCreateDevice".into())
 }

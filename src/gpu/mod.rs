@@ -2,6 +2,7 @@
 
 mod buffer;
 mod context;
+mod image;
 pub mod info;
 mod pipeline;
 mod recorder;
@@ -10,8 +11,9 @@ pub mod shaders;
 pub use buffer::{Buffer, BufferSlice, MemoryLocation, DEFAULT_USAGE};
 pub use context::{list_devices, Capabilities, Context, ContextOptions, DeviceRequirements, DeviceSummary};
 pub use info::DeviceInfo;
-pub use pipeline::{Pipeline, PipelineKey, PipelineStat};
-pub use recorder::{elapsed_ns, grid_for, Access, Recorder};
+pub use pipeline::{Descriptor, Pipeline, PipelineKey, PipelineStat};
+pub use recorder::{elapsed_ns, grid_for, Access, Bind, Recorder};
+pub use image::{Image, Sampler, TexelView};
 
 use std::sync::Arc;
 

@@ -17,7 +17,8 @@ pub struct PipelineKey {
     pub spec: Vec<u32>,
     /// Pin gl_SubgroupSize (VK_EXT_subgroup_size_control); `None` keeps the device default.
     pub subgroup_size: Option<u32>,
-    /// Number of storage-buffer bindings (0..bindings) in set 0.
+    /// Number of bindings (0..bindings) in set 0: storage buffers, unless the pipeline is
+    /// created with [`Context::pipeline_with`] and a list of descriptor kinds.
     pub bindings: u32,
     /// Push-constant bytes.
     pub push_bytes: u32,
@@ -29,8 +30,47 @@ impl PipelineKey {
     }
 }
 
+/// What a binding of set 0 holds. Most kernels bind storage buffers only; the load-pattern
+/// lab binds every kind a shader can read from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Descriptor {
+    StorageBuffer,
+    UniformBuffer,
+    UniformTexelBuffer,
+    StorageTexelBuffer,
+    /// A sampled image without a sampler (texelFetch through GL_EXT_samplerless_texture_functions).
+    SampledImage,
+    CombinedImageSampler,
+    StorageImage,
+}
+
+impl Descriptor {
+    pub fn vk(self) -> vk::DescriptorType {
+        match self {
+            Descriptor::StorageBuffer => vk::DescriptorType::STORAGE_BUFFER,
+            Descriptor::UniformBuffer => vk::DescriptorType::UNIFORM_BUFFER,
+            Descriptor::UniformTexelBuffer => vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
+            Descriptor::StorageTexelBuffer => vk::DescriptorType::STORAGE_TEXEL_BUFFER,
+            Descriptor::SampledImage => vk::DescriptorType::SAMPLED_IMAGE,
+            Descriptor::CombinedImageSampler => vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+            Descriptor::StorageImage => vk::DescriptorType::STORAGE_IMAGE,
+        }
+    }
+    pub const ALL: [Descriptor; 7] = [
+        Descriptor::StorageBuffer,
+        Descriptor::UniformBuffer,
+        Descriptor::UniformTexelBuffer,
+        Descriptor::StorageTexelBuffer,
+        Descriptor::SampledImage,
+        Descriptor::CombinedImageSampler,
+        Descriptor::StorageImage,
+    ];
+}
+
 pub struct Pipeline {
     pub key: PipelineKey,
+    /// The kind of each binding of set 0, in binding order.
+    pub descriptors: Vec<Descriptor>,
     pub(crate) pipeline: vk::Pipeline,
     pub(crate) layout: vk::PipelineLayout,
     pub(crate) set_layout: vk::DescriptorSetLayout,
@@ -83,11 +123,21 @@ impl Context {
         Ok(out)
     }
 
-    /// The pipeline for `key`, created on first use.
+    /// The pipeline for `key` (storage buffers at every binding), created on first use.
     pub fn pipeline(&self, key: PipelineKey) -> Result<Arc<Pipeline>> {
-        if let Some(p) = self.pipelines.lock().unwrap().get(&key) {
+        let descriptors = vec![Descriptor::StorageBuffer; key.bindings as usize];
+        self.pipeline_with(key, &descriptors)
+    }
+
+    /// The pipeline for `key` whose bindings hold `descriptors` (one per binding), created on
+    /// first use.
+    pub fn pipeline_with(&self, key: PipelineKey, descriptors: &[Descriptor]) -> Result<Arc<Pipeline>> {
+        assert_eq!(descriptors.len() as u32, key.bindings, "{}: one descriptor kind per binding", key.shader);
+        let cache_key = (key, descriptors.to_vec());
+        if let Some(p) = self.pipelines.lock().unwrap().get(&cache_key) {
             return Ok(p.clone());
         }
+        let (key, descriptors) = cache_key;
         self.check_subgroup_size(key.subgroup_size)?;
         let wg = key.workgroup_size();
         if wg > self.limits.max_compute_work_group_invocations || wg > self.limits.max_compute_work_group_size[0] {
@@ -108,23 +158,25 @@ impl Context {
                 });
             }
         }
-        let p = unsafe { self.create_pipeline(&key) }?;
+        let p = unsafe { self.create_pipeline(&key, &descriptors) }?;
         let p = Arc::new(p);
-        self.pipelines.lock().unwrap().insert(key, p.clone());
+        self.pipelines.lock().unwrap().insert((key, descriptors), p.clone());
         Ok(p)
     }
 
-    unsafe fn create_pipeline(&self, key: &PipelineKey) -> Result<Pipeline> {
+    unsafe fn create_pipeline(&self, key: &PipelineKey, descriptors: &[Descriptor]) -> Result<Pipeline> {
         let d = &self.device;
         let what = || format!("creating pipeline {}", key.shader);
         let code = shaders::spirv(key.shader)
             .ok_or_else(|| Error::Invalid(format!("no shader variant named {}", key.shader)))?;
         let module = d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None).ctx(what)?;
-        let bindings: Vec<_> = (0..key.bindings)
-            .map(|b| {
+        let bindings: Vec<_> = descriptors
+            .iter()
+            .enumerate()
+            .map(|(b, d)| {
                 vk::DescriptorSetLayoutBinding::default()
-                    .binding(b)
-                    .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                    .binding(b as u32)
+                    .descriptor_type(d.vk())
                     .descriptor_count(1)
                     .stage_flags(vk::ShaderStageFlags::COMPUTE)
             })
@@ -171,6 +223,6 @@ impl Context {
         let res = d.create_compute_pipelines(self.pipeline_cache, &ci, None);
         d.destroy_shader_module(module, None);
         let pipeline = res.map_err(|(_, e)| e).ctx(what)?[0];
-        Ok(Pipeline { key: key.clone(), pipeline, layout, set_layout })
+        Ok(Pipeline { key: key.clone(), descriptors: descriptors.to_vec(), pipeline, layout, set_layout })
     }
 }

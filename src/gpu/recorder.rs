@@ -5,7 +5,7 @@ use std::ffi::CString;
 
 use ash::vk;
 
-use super::{BufferSlice, Context, Pipeline};
+use super::{BufferSlice, Context, Descriptor, Pipeline};
 use crate::error::{Error, Result, VkContext};
 
 /// One side of a dependency: which stage touched memory, and how.
@@ -35,13 +35,27 @@ impl Access {
         match self {
             Access::TransferRead => vk::AccessFlags::TRANSFER_READ,
             Access::TransferWrite => vk::AccessFlags::TRANSFER_WRITE,
-            Access::ComputeRead => vk::AccessFlags::SHADER_READ,
+            // Uniform-buffer reads are their own access type; a compute read covers both.
+            Access::ComputeRead => vk::AccessFlags::SHADER_READ | vk::AccessFlags::UNIFORM_READ,
             Access::ComputeWrite => vk::AccessFlags::SHADER_WRITE,
             Access::ComputeReadWrite => vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE,
             Access::HostRead => vk::AccessFlags::HOST_READ,
             Access::HostWrite => vk::AccessFlags::HOST_WRITE,
         }
     }
+}
+
+/// What a dispatch binds at one binding; the pipeline's [`Descriptor`] list says how.
+#[derive(Clone, Copy, Debug)]
+pub enum Bind {
+    /// A storage or uniform buffer range.
+    Buffer(BufferSlice),
+    /// A uniform or storage texel buffer view.
+    TexelBuffer(vk::BufferView),
+    /// A sampled image (SHADER_READ_ONLY_OPTIMAL) or a storage image (GENERAL).
+    Image(vk::ImageView),
+    /// A sampled image with its sampler (SHADER_READ_ONLY_OPTIMAL).
+    ImageSampler(vk::ImageView, vk::Sampler),
 }
 
 const SETS_PER_POOL: u32 = 64;
@@ -133,10 +147,8 @@ impl<'a> Recorder<'a> {
     fn descriptor_set(&mut self, layout: vk::DescriptorSetLayout) -> Result<vk::DescriptorSet> {
         let d = &self.ctx.device;
         if self.sets_left == 0 {
-            let sizes = [vk::DescriptorPoolSize {
-                ty: vk::DescriptorType::STORAGE_BUFFER,
-                descriptor_count: SETS_PER_POOL * BINDINGS_PER_SET,
-            }];
+            let sizes = Descriptor::ALL
+                .map(|d| vk::DescriptorPoolSize { ty: d.vk(), descriptor_count: SETS_PER_POOL * BINDINGS_PER_SET });
             let ci = vk::DescriptorPoolCreateInfo::default().max_sets(SETS_PER_POOL).pool_sizes(&sizes);
             let pool = unsafe { d.create_descriptor_pool(&ci, None) }.ctx(|| "vkCreateDescriptorPool".into())?;
             self.desc_pools.push(pool);
@@ -152,26 +164,54 @@ impl<'a> Recorder<'a> {
 
     /// Bind `buffers` to bindings 0.. of set 0, push `push`, dispatch `groups`.
     pub fn dispatch(&mut self, p: &Pipeline, buffers: &[BufferSlice], push: &[u8], groups: [u32; 3]) -> Result<()> {
-        assert_eq!(buffers.len() as u32, p.key.bindings, "{}: binding count", p.key.shader);
+        let binds: Vec<Bind> = buffers.iter().map(|&b| Bind::Buffer(b)).collect();
+        self.dispatch_with(p, &binds, push, groups)
+    }
+
+    /// Bind `binds` (of the kinds the pipeline was created with) to bindings 0.. of set 0,
+    /// push `push`, dispatch `groups`.
+    pub fn dispatch_with(&mut self, p: &Pipeline, binds: &[Bind], push: &[u8], groups: [u32; 3]) -> Result<()> {
+        assert_eq!(binds.len() as u32, p.key.bindings, "{}: binding count", p.key.shader);
         assert_eq!(push.len() as u32, p.key.push_bytes, "{}: push-constant size", p.key.shader);
-        assert!(buffers.len() as u32 <= BINDINGS_PER_SET);
-        if let Some(b) = buffers.iter().find(|b| b.size == 0) {
-            return Err(Error::Invalid(format!("{}: empty buffer range bound ({b:?})", p.key.shader)));
-        }
+        assert!(binds.len() as u32 <= BINDINGS_PER_SET);
         let set = self.descriptor_set(p.set_layout)?;
-        let infos: Vec<[vk::DescriptorBufferInfo; 1]> =
-            buffers.iter().map(|b| [vk::DescriptorBufferInfo { buffer: b.buffer, offset: b.offset, range: b.size }]).collect();
-        let writes: Vec<_> = infos
-            .iter()
-            .enumerate()
-            .map(|(i, info)| {
-                vk::WriteDescriptorSet::default()
-                    .dst_set(set)
-                    .dst_binding(i as u32)
-                    .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                    .buffer_info(info)
-            })
-            .collect();
+        // The infos live in these vectors until the update below (writes point into them).
+        let mut buffers = Vec::new();
+        let mut images = Vec::new();
+        let mut views = Vec::new();
+        for (i, (b, &kind)) in binds.iter().zip(&p.descriptors).enumerate() {
+            match (b, kind) {
+                (Bind::Buffer(s), Descriptor::StorageBuffer | Descriptor::UniformBuffer) => {
+                    if s.size == 0 {
+                        return Err(Error::Invalid(format!("{}: empty buffer range bound ({s:?})", p.key.shader)));
+                    }
+                    buffers.push((i, [vk::DescriptorBufferInfo { buffer: s.buffer, offset: s.offset, range: s.size }]));
+                }
+                (Bind::TexelBuffer(v), Descriptor::UniformTexelBuffer | Descriptor::StorageTexelBuffer) => views.push((i, [*v])),
+                (Bind::Image(v), Descriptor::SampledImage) => images.push((i, [vk::DescriptorImageInfo {
+                    sampler: vk::Sampler::null(),
+                    image_view: *v,
+                    image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                }])),
+                (Bind::Image(v), Descriptor::StorageImage) => images.push((i, [vk::DescriptorImageInfo {
+                    sampler: vk::Sampler::null(),
+                    image_view: *v,
+                    image_layout: vk::ImageLayout::GENERAL,
+                }])),
+                (Bind::ImageSampler(v, s), Descriptor::CombinedImageSampler) => images.push((i, [vk::DescriptorImageInfo {
+                    sampler: *s,
+                    image_view: *v,
+                    image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                }])),
+                (b, kind) => panic!("{}: binding {i} is a {kind:?}, given {b:?}", p.key.shader),
+            }
+        }
+        let write = |i: usize| {
+            vk::WriteDescriptorSet::default().dst_set(set).dst_binding(i as u32).descriptor_type(p.descriptors[i].vk())
+        };
+        let mut writes: Vec<_> = buffers.iter().map(|(i, info)| write(*i).buffer_info(info)).collect();
+        writes.extend(images.iter().map(|(i, info)| write(*i).image_info(info)));
+        writes.extend(views.iter().map(|(i, view)| write(*i).texel_buffer_view(view)));
         let d = &self.ctx.device;
         unsafe {
             d.update_descriptor_sets(&writes, &[]);
@@ -262,6 +302,52 @@ impl<'a> Recorder<'a> {
                 &[],
             );
         }
+    }
+
+    /// A layout transition of a whole single-level colour image, with the dependency between
+    /// the accesses on either side; `reason` says why, as for buffer barriers.
+    #[allow(clippy::too_many_arguments)]
+    pub fn image_barrier(
+        &mut self,
+        image: vk::Image,
+        old: vk::ImageLayout,
+        new: vk::ImageLayout,
+        from: Access,
+        to: Access,
+        reason: &str,
+    ) {
+        let range = vk::ImageSubresourceRange::default()
+            .aspect_mask(vk::ImageAspectFlags::COLOR)
+            .level_count(1)
+            .layer_count(1);
+        // From UNDEFINED nothing earlier is kept, so no earlier access needs to be waited for.
+        let (src_stage, src_access) =
+            if old == vk::ImageLayout::UNDEFINED { (vk::PipelineStageFlags::TOP_OF_PIPE, vk::AccessFlags::empty()) } else { (from.stage(), from.mask()) };
+        let b = [vk::ImageMemoryBarrier::default()
+            .src_access_mask(src_access)
+            .dst_access_mask(to.mask())
+            .old_layout(old)
+            .new_layout(new)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(image)
+            .subresource_range(range)];
+        self.label(reason);
+        self.barrier_log.push(format!("{from:?} -> {to:?} ({old:?} -> {new:?}): {reason}"));
+        unsafe {
+            self.ctx.device.cmd_pipeline_barrier(self.cmd, src_stage, to.stage(), vk::DependencyFlags::empty(), &[], &[], &b);
+        }
+    }
+
+    /// Copy tightly packed texels from `src` into a 2-D image in TRANSFER_DST_OPTIMAL.
+    pub fn copy_to_image(&mut self, src: BufferSlice, image: vk::Image, extent: [u32; 2]) {
+        let region = [vk::BufferImageCopy::default()
+            .buffer_offset(src.offset)
+            .image_subresource(vk::ImageSubresourceLayers::default().aspect_mask(vk::ImageAspectFlags::COLOR).layer_count(1))
+            .image_extent(vk::Extent3D { width: extent[0], height: extent[1], depth: 1 })];
+        unsafe {
+            self.ctx.device.cmd_copy_buffer_to_image(self.cmd, src.buffer, image, vk::ImageLayout::TRANSFER_DST_OPTIMAL, &region)
+        };
     }
 
     fn label(&self, text: &str) {
