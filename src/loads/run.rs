@@ -305,6 +305,7 @@ impl<'a> Lab<'a> {
             cold_bytes: 0,
             reset: true,
             subgroup_size: opts.subgroup_size,
+            profile: false,
         };
         let bytes = opts.threads as u64 * 4;
         Ok(Lab {
