@@ -40,6 +40,9 @@
 // max(256 * subgroups, WG * ITEMS), set by the host.
 layout(constant_id = 7) const uint STAGE_WORDS = 4096;
 layout(constant_id = 8) const uint ATOMIC_RANK = 0;
+// Timing experiments only (wrong results): bit 0 skips the look-back, bit 1 the scatter's
+// global stores, bit 2 the ranking's counters (every element rank 0 of its own bucket run).
+layout(constant_id = 9) const uint DEBUG_SKIP = 0;
 
 const uint STATE_BASE = 4u;
 const uint NOT_READY = 0u, AGGREGATE = 1u, INCLUSIVE = 2u;
@@ -105,6 +108,7 @@ void rank_tile() {
             peers &= bit ? ones : ~ones;
         }
 #endif
+        if ((DEBUG_SKIP & 4u) != 0u) peers = uvec4(0u);  // rank 0, count 0: positions collide
         uint rank = subgroupBallotExclusiveBitCount(peers);
         uint before = valid ? s_mem[sg * 256u + d] : 0u;
         subgroupBarrier();
@@ -193,6 +197,10 @@ bool walk(uint d, inout uint look, inout uint sum) {
 
 void look_back(uint tile, uint hist[4]) {
     uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
+    if ((DEBUG_SKIP & 1u) != 0u) {
+        for (uint d = lid; d < 256u; d += wg) s_glob[d] = bucket_base(d) - s_start[d];
+        return;
+    }
     uint look[4], sum[4];
     uint done = 0u;  // bit k: bucket lid + k * wg is complete (or not this thread's)
     for (uint k = 0u; k < 4u; ++k) {
@@ -337,7 +345,7 @@ void binning_pass() {
         if (i < count) {
             KEY k = KEY(got[r]) | (KEY(hi[r]) << 32);
             pd[r] = bucket_is_key_function() ? bucket_of(0u, k) : bucket_at(i);
-            keys_out[s_glob[pd[r]] + i] = k;
+            if ((DEBUG_SKIP & 2u) == 0u) keys_out[s_glob[pd[r]] + i] = k;
         }
     }
 #else
@@ -345,7 +353,7 @@ void binning_pass() {
         uint i = r * wg + lid;
         if (i < count) {
             pd[r] = bucket_is_key_function() ? bucket_of(0u, got[r]) : bucket_at(i);
-            keys_out[s_glob[pd[r]] + i] = got[r];
+            if ((DEBUG_SKIP & 2u) == 0u) keys_out[s_glob[pd[r]] + i] = got[r];
         }
     }
 #endif

@@ -60,32 +60,40 @@ pub struct BinningPolicy {
     /// Rank with ballots even where subgroupPartitionNV exists (to compare the two).
     #[serde(default)]
     pub ballots_only: bool,
+    /// Timing experiments only, results are wrong: skip phases of the binning pass (bit 0:
+    /// look-back, 1: the scatter's global stores, 2: the ranking's counters).
+    #[serde(default)]
+    pub debug_skip: u32,
 }
 
 impl Default for BinningPolicy {
     fn default() -> Self {
-        BinningPolicy { workgroup_size: 512, items: 15, spin_limit: 64, histogram_groups: 1024, ballots_only: false }
+        BinningPolicy { workgroup_size: 512, items: 15, spin_limit: 64, histogram_groups: 1024, ballots_only: false, debug_skip: 0 }
     }
 }
 
 impl BinningPolicy {
-    /// `WORKGROUPxITEMS[xballots]`, e.g. `512x15` or `256x16xballots`.
+    /// `WORKGROUPxITEMS[xballots][xskipN]`, e.g. `512x15` or `256x16xballots` (`skipN`:
+    /// [`BinningPolicy::debug_skip`], timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (WORKGROUPxITEMS[xballots], e.g. 512x15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (WORKGROUPxITEMS[xballots][xskipN], e.g. 512x15)"));
         let parts: Vec<&str> = s.split('x').collect();
         let mut p = BinningPolicy::default();
-        match parts[..] {
-            [wg, items] | [wg, items, "ballots"] => {
-                p.workgroup_size = wg.parse().map_err(|_| bad())?;
-                p.items = items.parse().map_err(|_| bad())?;
-                p.ballots_only = parts.len() == 3;
+        let [wg, items, rest @ ..] = &parts[..] else { return Err(bad()) };
+        p.workgroup_size = wg.parse().map_err(|_| bad())?;
+        p.items = items.parse().map_err(|_| bad())?;
+        for r in rest {
+            match (*r, r.strip_prefix("skip")) {
+                ("ballots", _) => p.ballots_only = true,
+                (_, Some(n)) => p.debug_skip = n.parse().map_err(|_| bad())?,
+                _ => return Err(bad()),
             }
-            _ => return Err(bad()),
         }
         Ok(p)
     }
     pub fn label(&self) -> String {
-        format!("{}x{}{}", self.workgroup_size, self.items, if self.ballots_only { "xballots" } else { "" })
+        let skip = if self.debug_skip != 0 { format!("xskip{}", self.debug_skip) } else { String::new() };
+        format!("{}x{}{}{skip}", self.workgroup_size, self.items, if self.ballots_only { "xballots" } else { "" })
     }
 }
 
@@ -105,6 +113,7 @@ pub(crate) struct BinningPass {
     pub tiles: u32,
     /// "partitioned", "ballots" or "atomic".
     pub ranking: &'static str,
+    pub debug_skip: u32,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -198,6 +207,7 @@ impl BinningPass {
                 kernel.source,
                 stage_words,
                 (ranking == Ranking::Atomic) as u32,
+                p.debug_skip,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -208,7 +218,7 @@ impl BinningPass {
             (_, true) => "partitioned",
             _ => "ballots",
         };
-        Ok(BinningPass { workgroup_size, items, tiles: tiles as u32, ranking, pipeline })
+        Ok(BinningPass { workgroup_size, items, tiles: tiles as u32, ranking, debug_skip: p.debug_skip, pipeline })
     }
 
     pub fn tile_keys(&self) -> u64 {
@@ -216,7 +226,8 @@ impl BinningPass {
     }
     /// "tile 7680 (512x15, partitioned)": for result rows.
     pub fn label(&self) -> String {
-        format!("tile {} ({}x{}, {})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
+        let skip = if self.debug_skip != 0 { format!(", skip {}", self.debug_skip) } else { String::new() };
+        format!("tile {} ({}x{}, {}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }
 
