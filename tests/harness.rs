@@ -6,6 +6,7 @@ mod common;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+use vkprims::prims::binning::{BinningPolicy, Ranking};
 use vkprims::bench::{self, BenchOptions, Mode, Stop, Sweep, What};
 use vkprims::prims::scan::{ScanKind, ScanOp};
 use vkprims::prims::DType;
@@ -44,6 +45,8 @@ fn sweep(mode: Mode, stop: Stop) -> Sweep {
         values: vec![],
         descending: vec![],
         buckets: vec![],
+        binning_policies: vec![],
+        rankings: vec![],
         opts,
     }
 }
@@ -212,6 +215,24 @@ fn sort_rows_validate_and_no_reset_fails() {
     let res = bench::run_sweep(&ctx, &p, &[], |_| {}).unwrap();
     assert_eq!(res.rows.len(), p.len());
     assert!(res.rows.iter().all(|r| r.valid()), "{:?}", res.rows.iter().map(|r| &r.validation).collect::<Vec<_>>());
+    // Both rankings and a second binning policy, with the kernel profile: unstable sorts,
+    // atomic splits and the default permutation, each validated; every kernel timed.
+    let mut r = s.clone();
+    r.keys.truncate(1);
+    r.descending.truncate(1);
+    r.buckets = vec![16, 4096];
+    r.rankings = vec![Ranking::Stable, Ranking::Atomic];
+    r.binning_policies = vec![None, Some(BinningPolicy::parse("64x4").unwrap())];
+    r.opts.profile = true;
+    r.what = What::All;
+    r.kinds = vec![];
+    let res = bench::run_sweep(&ctx, &r, &[], |_| {}).unwrap();
+    assert_eq!(res.rows.len(), r.len());
+    assert!(res.rows.iter().all(|r| r.valid()), "{:?}", res.rows.iter().map(|r| (&r.primitive, &r.validation)).collect::<Vec<_>>());
+    assert!(res.rows.iter().any(|r| r.primitive.ends_with("unstable")) && res.rows.iter().any(|r| r.primitive.ends_with("atomic")));
+    let sort = res.rows.iter().find(|r| r.primitive.starts_with("sort")).unwrap();
+    assert!(sort.kernels.iter().filter(|k| k.0.starts_with("sort_onesweep")).count() == 4, "{:?}", sort.kernels);
+    assert!(sort.kernels.iter().all(|k| k.1 > 0.0));
     // Without resets the stale tickets leave the poisoned output in place.
     s.opts.reset = false;
     s.keys.truncate(1);

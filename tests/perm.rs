@@ -1,7 +1,8 @@
-//! The random permutation: the GPU output equals the CPU model `perm::reference_order` bit
-//! for bit (so it is the same on every device and width), it is a bijection, the overflow
-//! path (groups larger than shared memory) gives the same result, and the model is uniform
-//! by a chi-square test over a fixed list of seeds.
+//! The random permutation: in the reproducible mode the GPU output equals the CPU model
+//! `perm::reference_order` bit for bit (so it is the same on every device and width), it is a
+//! bijection, the overflow path (groups larger than shared memory) gives the same result, and
+//! the model is uniform by chi-square tests over fixed lists of seeds; the default mode's
+//! output is a bijection and uniform by the same test on the GPU.
 
 mod common;
 
@@ -20,15 +21,26 @@ fn gpu_order(desc: &PermDesc) -> Vec<u32> {
     out.iter().step_by(vw).copied().collect()
 }
 
+/// A reproducible permutation's description.
+fn repro(n: u64, value_bytes: u32, seed: u64) -> PermDesc {
+    let mut d = PermDesc::new(n, value_bytes, seed);
+    d.reproducible = true;
+    d
+}
+
+fn assert_bijection(desc: &PermDesc, got: &[u32]) {
+    let mut sorted = got.to_vec();
+    sorted.sort_unstable();
+    assert!(sorted.iter().enumerate().all(|(i, &v)| v == i as u32), "{}: not a bijection", desc.label());
+}
+
 fn assert_matches_reference(desc: &PermDesc) {
     let got = gpu_order(desc);
     let want: Vec<u32> = perm::reference_order(desc).into_iter().map(|i| i as u32).collect();
     if let Some(p) = (0..want.len()).find(|&p| got.get(p) != Some(&want[p])) {
         panic!("{}: position {p}: got {:?}, want {}", desc.label(), got.get(p), want[p]);
     }
-    let mut sorted = got.clone();
-    sorted.sort_unstable();
-    assert!(sorted.iter().enumerate().all(|(i, &v)| v == i as u32), "{}: not a bijection", desc.label());
+    assert_bijection(desc, &got);
 }
 
 #[test]
@@ -36,19 +48,75 @@ fn gpu_equals_the_cpu_model() {
     let ctx = common::ctx();
     for (i, n) in [0u64, 1, 2, 3, 1000, 5000, 100_003].into_iter().enumerate() {
         for seed in [0u64, 1, 0xDEAD_BEEF_0000_0001] {
-            assert_matches_reference(&PermDesc::new(n, if i % 2 == 0 { 4 } else { 8 }, seed));
+            assert_matches_reference(&repro(n, if i % 2 == 0 { 4 } else { 8 }, seed));
         }
     }
     // Many small groups, and groups that overflow shared memory (the global-memory path).
     for (target, capacity) in [(3u32, 2048u32), (64, 16), (1024, 64)] {
-        let mut d = PermDesc::new(20_011, 4, 7);
+        let mut d = repro(20_011, 4, 7);
         d.group_target = target;
         d.group_capacity = capacity;
         assert_matches_reference(&d);
     }
-    let mut d = PermDesc::new(1_000_003, 4, 42);
+    let mut d = repro(1_000_003, 4, 42);
     d.group_target = 512;
     assert_matches_reference(&d);
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn default_mode_is_a_bijection() {
+    let ctx = common::ctx();
+    for (n, vb, target, capacity) in [(0u64, 4u32, 1024u32, 2048u32), (1, 8, 1024, 2048), (5000, 8, 1024, 2048), (100_003, 4, 1024, 2048), (20_011, 4, 1024, 64)] {
+        let mut d = PermDesc::new(n, vb, 11);
+        d.group_target = target;
+        d.group_capacity = capacity;
+        assert_bijection(&d, &gpu_order(&d));
+    }
+    common::assert_no_validation_messages(&ctx);
+}
+
+/// Pearson's statistic of element positions against uniform, and its 1 - 1e-4 quantile
+/// (Wilson-Hilferty) for (n - 1)^2 degrees of freedom.
+fn chi_square(counts: &[Vec<u32>], samples: u64) -> (f64, f64) {
+    let n = counts.len();
+    let expect = samples as f64 / n as f64;
+    let stat: f64 = counts.iter().flat_map(|r| r.iter()).map(|&c| (c as f64 - expect).powi(2) / expect).sum();
+    let df = ((n - 1) * (n - 1)) as f64;
+    let z = 3.719; // the 1 - 1e-4 normal quantile
+    (stat, df * (1.0 - 2.0 / (9.0 * df) + z * (2.0 / (9.0 * df)).sqrt()).powi(3))
+}
+
+#[test]
+fn one_group_shuffle_is_uniform() {
+    // One group of 8: the labels, the stable partition and the per-label Fisher-Yates of the
+    // group shuffle alone, over 8,000 fixed seeds (the CPU model, which the GPU equals).
+    let (n, seeds) = (8usize, 8_000u64);
+    let mut counts = vec![vec![0u32; n]; n];
+    for seed in 0..seeds {
+        for (pos, &e) in perm::reference_order(&repro(n as u64, 4, seed.wrapping_mul(0x2545_F491_4F6C_DD1D))).iter().enumerate() {
+            counts[e][pos] += 1;
+        }
+    }
+    let (stat, bound) = chi_square(&counts, seeds);
+    assert!(stat < bound, "chi-square {stat:.1} >= {bound:.1}: {counts:?}");
+}
+
+#[test]
+fn default_mode_is_uniform_on_the_gpu() {
+    // The default mode on the device, 6 elements in groups of about 2, 1,200 fixed seeds.
+    let ctx = common::ctx();
+    let (n, seeds) = (6usize, 1_200u64);
+    let mut counts = vec![vec![0u32; n]; n];
+    for seed in 0..seeds {
+        let mut d = PermDesc::new(n as u64, 4, seed * 0x9E37_79B9_7F4A_7C15);
+        d.group_target = 2;
+        for (pos, &e) in gpu_order(&d).iter().enumerate() {
+            counts[e as usize][pos] += 1;
+        }
+    }
+    let (stat, bound) = chi_square(&counts, seeds);
+    assert!(stat < bound, "chi-square {stat:.1} >= {bound:.1}: {counts:?}");
     common::assert_no_validation_messages(&ctx);
 }
 
@@ -61,7 +129,7 @@ fn reference_is_uniform() {
     let (n, seeds) = (6usize, 12_000u64);
     let mut counts = vec![[0u32; 6]; n];
     for seed in 0..seeds {
-        let mut d = PermDesc::new(n as u64, 4, seed * 0x9E37_79B9_7F4A_7C15);
+        let mut d = repro(n as u64, 4, seed * 0x9E37_79B9_7F4A_7C15);
         d.group_target = 2;
         for (pos, &e) in perm::reference_order(&d).iter().enumerate() {
             counts[e][pos] += 1;

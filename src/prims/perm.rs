@@ -2,12 +2,16 @@
 //!
 //! Element i draws a group in [0, G) from Philox4x32-10 at counter (i, 0, 0, 0) with the seed
 //! as key (G ≈ n / `group_target`); a stable radix sort by group id gathers the groups in
-//! order; then each group is shuffled by Fisher–Yates with its own Philox stream (counter
-//! (group, j, 1, attempt), key = seed ^ a constant), in shared memory when it fits
-//! `group_capacity`, otherwise in place in global memory (the same swaps). Independent uniform
-//! groups followed by uniform shuffles give a uniform permutation, and every step is a pure
-//! function of (seed, n): the output is the same on every GPU, subgroup width and run, and
-//! equals [`reference`]. (So far this is the only mode: `--reproducible` selects it.)
+//! order; then each group is shuffled by one workgroup: one round of Rao–Sandelius (each
+//! element draws one of 32 labels, a stable partition by label) and a Fisher–Yates shuffle of
+//! each label's run, with Philox streams keyed by seed ^ a constant (`shuffle_group`), in
+//! shared memory when the group fits `group_capacity`, otherwise through a global scratch
+//! buffer (the same draws). Independent uniform groups followed by uniform shuffles give a
+//! uniform permutation. In the reproducible mode every step is a pure function of (seed, n):
+//! the output is the same on every GPU, subgroup width and run, and equals [`reference`]. The
+//! default mode ranks the sort's first pass with workgroup atomics, so the order of a group
+//! before its shuffle depends on scheduling; the output is still uniform, as the shuffle's
+//! draws do not depend on that order.
 
 use std::sync::Arc;
 
@@ -87,8 +91,9 @@ impl PermPlan {
         if desc.group_target == 0 || desc.group_capacity == 0 {
             return invalid(format!("{what}: group target and capacity must be positive"));
         }
-        let shared = desc.group_capacity as u64 * desc.value_bytes as u64;
-        if shared + 64 > ctx.limits().max_compute_shared_memory_size as u64 {
+        // The shuffle's shared memory: the group, label counters (32 x 64) and bounds.
+        let shared = desc.group_capacity as u64 * desc.value_bytes as u64 + 32 * 64 * 4 + 35 * 4;
+        if shared > ctx.limits().max_compute_shared_memory_size as u64 {
             return invalid(format!("{what}: a group capacity of {} elements exceeds the device's shared memory", desc.group_capacity));
         }
         let sort = if desc.groups() > 1 {
@@ -108,7 +113,7 @@ impl PermPlan {
             shader: if desc.value_bytes == 8 { "perm_shuffle_v2" } else { "perm_shuffle_v1" },
             spec: vec![64, desc.group_capacity],
             subgroup_size: None,
-            bindings: 2,
+            bindings: 3,
             push_bytes: 16,
         })?;
         Ok(PermPlan { desc, ids, shuffle, sort })
@@ -128,7 +133,8 @@ impl PermPlan {
                 let (ka, va, h, st) = s.scratch_bytes();
                 (ids, ids, ka, va, h, st)
             }
-            None => (ids, ids, 4, 4, 4, 4),
+            // values_alt doubles as the shuffle's overflow scratch.
+            None => (ids, ids, 4, self.values_bytes().max(4), 4, 4),
         }
     }
 
@@ -153,7 +159,13 @@ impl PermPlan {
     pub fn record_permute(&self, rec: &mut Recorder, values_in: BufferSlice, values_out: BufferSlice, scratch: &PermScratch) -> Result<()> {
         let what = self.desc.label();
         let vb = self.values_bytes();
-        for (name, s, need) in [("values_in", values_in, vb), ("values_out", values_out, vb), ("ids", scratch.ids, self.desc.n * 4), ("ids_sorted", scratch.ids_sorted, self.desc.n * 4)] {
+        for (name, s, need) in [
+            ("values_in", values_in, vb),
+            ("values_out", values_out, vb),
+            ("ids", scratch.ids, self.desc.n * 4),
+            ("ids_sorted", scratch.ids_sorted, self.desc.n * 4),
+            ("sort values_alt (the shuffle's scratch)", scratch.sort.values_alt, vb),
+        ] {
             super::require_bytes(&what, name, s, need)?;
         }
         if self.desc.n == 0 {
@@ -177,7 +189,10 @@ impl PermPlan {
             }
         }
         rec.barrier(&[ids_sorted, values_out.sub(0, vb)], Access::ComputeWrite, Access::ComputeReadWrite, "perm: groups in order before the shuffle");
-        rec.dispatch_count(&self.shuffle, &[ids_sorted, values_out.sub(0, vb)], bytemuck::bytes_of(&push), g)
+        // The sort is done with its alternate values buffer: the shuffle's overflow scratch.
+        let tmp = scratch.sort.values_alt.sub(0, vb);
+        rec.barrier(&[tmp], Access::ComputeReadWrite, Access::ComputeReadWrite, "perm: the sort's scratch reused by the shuffle");
+        rec.dispatch_count(&self.shuffle, &[ids_sorted, values_out.sub(0, vb), tmp], bytemuck::bytes_of(&push), g)
     }
 
     /// Upload, permute, download (raw words, `value_bytes / 4` per element).
@@ -246,14 +261,35 @@ pub fn reference_order(desc: &PermDesc) -> Vec<usize> {
     let mut start = 0;
     for grp in 0..g {
         let end = start + order[start..].iter().take_while(|&&i| ids[i] == grp).count();
-        let m = end - start;
-        for j in (1..m).rev() {
-            let k = uniform_below(j as u32 + 1, [grp, j as u32, 1, 0], shuffle_key) as usize;
-            order.swap(start + j, start + k);
-        }
+        shuffle_group(&mut order[start..end], grp, shuffle_key);
         start = end;
     }
     order
+}
+
+/// Sub-buckets of one round of Rao-Sandelius in a group's shuffle (glsl/perm/shuffle.comp).
+const SUB: u32 = 32;
+
+/// A group's shuffle, as glsl/perm/shuffle.comp does it: element p draws a label in [0, SUB)
+/// from counter (g, p, 2, .); a stable partition by label; then Fisher-Yates within each
+/// label's run with counters (g, j, 3 + label, .).
+fn shuffle_group(group: &mut [usize], g: u32, key: [u32; 2]) {
+    let labels: Vec<u32> = (0..group.len() as u32).map(|p| uniform_below(SUB, [g, p, 2, 0], key)).collect();
+    let mut parted: Vec<usize> = Vec::with_capacity(group.len());
+    let mut starts = Vec::with_capacity(SUB as usize + 1);
+    for l in 0..SUB {
+        starts.push(parted.len());
+        parted.extend((0..group.len()).filter(|&p| labels[p] == l).map(|p| group[p]));
+    }
+    starts.push(parted.len());
+    for l in 0..SUB as usize {
+        let run = &mut parted[starts[l]..starts[l + 1]];
+        for j in (1..run.len()).rev() {
+            let k = uniform_below(j as u32 + 1, [g, j as u32, 3 + l as u32, 0], key) as usize;
+            run.swap(j, k);
+        }
+    }
+    group.copy_from_slice(&parted);
 }
 
 /// `reference(n, seed)`: the permutation of 0..n-1 every GPU produces for this seed.
