@@ -18,6 +18,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         values: vec![],
         descending: vec![],
         buckets: vec![],
+        binning_policies: vec![],
+        rankings: vec![],
         opts: BenchOptions::for_device(&ctx),
     };
     let res = bench::run_sweep(&ctx, &sweep, &["cargo bench --bench scan".into()], |r| eprintln!("  {}", r.key()))?;
