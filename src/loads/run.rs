@@ -334,7 +334,7 @@ impl<'a> Lab<'a> {
             what,
             &self.bench,
             &mut |rec: &mut Recorder| {
-                rec.barrier(&[out], Access::ComputeWrite, Access::ComputeWrite, "every dispatch may store to the output (timed ones never do, but nothing can tell)");
+                rec.barrier(&[out], Access::ComputeWrite, Access::ComputeReadWrite, "every dispatch may store to the output (timed ones never do, but nothing can tell; the chase's cursor is read and written by every dispatch)");
                 Ok(())
             },
             &mut |rec: &mut Recorder| rec.dispatch_with(p, binds, push, groups),

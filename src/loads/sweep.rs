@@ -80,8 +80,10 @@ pub(crate) fn chase_case(lab: &mut Lab, case: &Case, bytes: u64) -> Result<LoadR
     let p = lab.pipeline("loads_chase", vec![1], &[Descriptor::StorageBuffer], 16)?;
     let binds = [Bind::Buffer(lab.out.slice()), Bind::Buffer(chain.slice())];
     let hops = lab.opts.chase_hops;
-    let m1 = lab.time(&case.name, &p, &binds, &push(0, NEVER, 0, hops, &[]), [1, 1, 1])?;
-    let m2 = lab.time(&format!("{} (2x hops)", case.name), &p, &binds, &push(0, NEVER, 0, 2 * hops, &[]), [1, 1, 1])?;
+    // The cursor's mask: a line start inside the working set (sizes are powers of two).
+    let mask = (bytes / 4 - 1) as u32 & !(per_line - 1);
+    let m1 = lab.time(&case.name, &p, &binds, &push(mask, NEVER, 0, hops, &[]), [1, 1, 1])?;
+    let m2 = lab.time(&format!("{} (2x hops)", case.name), &p, &binds, &push(mask, NEVER, 0, 2 * hops, &[]), [1, 1, 1])?;
     // The difference of H more hops: launch and fixed costs cancel.
     let ns = (m2.stats.median_ns - m1.stats.median_ns) / hops as f64;
     let mut row = LoadRow::new(case);
@@ -102,7 +104,7 @@ pub(crate) fn chase_case(lab: &mut Lab, case: &Case, bytes: u64) -> Result<LoadR
     if lab.opts.verify {
         // The skew hook shortens the chain by one hop, so the end word differs.
         let h = if lab.opts.debug_skew { hops - 1 } else { hops };
-        let got = lab.stored(&case.name, &p, &binds, &push(0, 0, 0, h, &[]), [1, 1, 1], 1)?;
+        let got = lab.stored(&case.name, &p, &binds, &push(mask, 0, 1, h, &[]), [1, 1, 1], 2)?;
         let want = model::chase_end(&next, per_line, hops);
         row.verdict((got[0] != want).then(|| format!("the chain ended at word {} where the model ends at {want}", got[0])));
     }
