@@ -68,6 +68,23 @@ fn variants() -> Vec<Variant> {
             }
         }
     }
+    // Multisplit into more than 256 buckets by ids or splitters: the sort payload (ids from
+    // splitters, input indices), and the gather by sorted index.
+    for k64 in [0, 1] {
+        let kw = if k64 == 1 { "k64" } else { "k32" };
+        v.push(Variant {
+            name: format!("multisplit_ids_{kw}"),
+            file: "multisplit/ids.comp",
+            defines: vec![("KEY64", k64.to_string()), ("VALUE_WORDS", "0".into())],
+        });
+        for vw in [0, 1, 2] {
+            v.push(Variant {
+                name: format!("multisplit_gather_{kw}_v{vw}"),
+                file: "multisplit/gather.comp",
+                defines: vec![("KEY64", k64.to_string()), ("VALUE_WORDS", vw.to_string())],
+            });
+        }
+    }
     // Random permutation: group ids, and the per-group shuffle by value width.
     v.push(Variant { name: "perm_group_ids".into(), file: "perm/group_ids.comp", defines: vec![] });
     for vw in [1, 2] {

@@ -93,9 +93,8 @@ enum Cmd {
         #[command(flatten)]
         dev: DeviceArgs,
     },
-    /// Stable multisplit of a 1-D .npy array by a bucket-id array or sorted splitters (2 to 256
-    /// buckets) or a bit field of the key (up to 2^16 buckets); optional values and bucket
-    /// offsets (B + 1 u32).
+    /// Multisplit of a 1-D .npy array by a bucket-id array, sorted splitters or a bit field of
+    /// the key, into 2 to 65,536 buckets; optional values and bucket offsets (B + 1 u32).
     Multisplit {
         #[arg(long = "in")]
         input: PathBuf,
@@ -118,6 +117,10 @@ enum Cmd {
         values_out: Option<PathBuf>,
         #[arg(long = "offsets-out")]
         offsets_out: Option<PathBuf>,
+        /// stable: input order kept within each bucket; atomic: workgroup atomics, order
+        /// within a bucket unspecified (faster).
+        #[arg(long, default_value = "stable", value_parser = ["stable", "atomic"])]
+        ranking: String,
         #[command(flatten)]
         dev: DeviceArgs,
     },
@@ -208,8 +211,8 @@ struct BenchArgs {
     /// Sort directions: false (ascending), true (descending).
     #[arg(long, value_delimiter = ',', default_value = "false")]
     descending: Vec<bool>,
-    /// Multisplit bucket counts: 2 to 256, or powers of two up to 65536 (powers of two split
-    /// by the low key bits, composed above 256; others by bucket ids).
+    /// Multisplit bucket counts, 2 to 65536: powers of two split by the low key bits, others by
+    /// bucket ids; above 256 the split composes a radix sort.
     #[arg(long, value_delimiter = ',', default_value = "2,16,256")]
     buckets: Vec<u32>,
     /// Tuning policies to compare, WORKGROUPxVEC4_PER_LANE[xSPIN_LIMIT[xREDUCE_GROUPS]]
@@ -383,8 +386,8 @@ fn run_bench(a: BenchArgs) -> vkprims::Result<ExitCode> {
         _ => What::All,
     };
     let keys = a.key.iter().map(|s| KeyType::parse(s)).collect::<vkprims::Result<Vec<_>>>()?;
-    if let Some(b) = a.buckets.iter().find(|&&b| !((2..=256).contains(&b) || (b.is_power_of_two() && b <= 1 << 16))) {
-        return Err(Error::Invalid(format!("--buckets {b}: 2 to 256, or a power of two up to 65536 (a composed bit-field split)")));
+    if let Some(b) = a.buckets.iter().find(|&&b| !(2..=1 << 16).contains(&b)) {
+        return Err(Error::Invalid(format!("--buckets {b}: 2 to 65536")));
     }
     if let Some(v) = a.values.iter().find(|v| ![0, 4, 8].contains(*v)) {
         return Err(Error::Invalid(format!("--values {v}: value sizes are 0 (keys only), 4 or 8 bytes")));
@@ -574,7 +577,7 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                 npy::write_words(&path, t, &v)?;
             }
         }
-        Cmd::Multisplit { input, output, bucket_ids, buckets, bits, splitters, values, values_out, offsets_out, dev } => {
+        Cmd::Multisplit { input, output, bucket_ids, buckets, bits, splitters, values, values_out, offsets_out, ranking, dev } => {
             let keys = npy::NpyInput::open(&input)?;
             let key = keys.dtype.key_type();
             let (source, aux) = match (&bucket_ids, buckets, &bits, &splitters) {
@@ -612,6 +615,7 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
             let mut desc = MultisplitDesc::new(key, keys.n, source);
             desc.value_bytes = vals.as_ref().map_or(0, |v| v.dtype.bytes() as u32);
             desc.subgroup_size = dev.subgroup_size;
+            desc.ranking = Ranking::parse(&ranking)?;
             // Headers, then the device's limits, then the data and its checks: all before GPU work.
             let ctx = dev.open()?;
             let plan = MultisplitPlan::new(&ctx, desc.clone())?;

@@ -159,6 +159,8 @@ pub fn sort_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -
         }
         cases.push((37 * tile + 5, 4, false, KeyPattern::Random, 3, None));
         cases.push((20_011, 8, true, KeyPattern::TopDigitOnly, 0, Some((key.bits() / 4, key.bits() - 3))));
+        // Unstable (atomic first pass): n = 100,004 marks it below.
+        cases.push((100_004, 4, false, KeyPattern::FewDistinct, 3, None));
         for (n, value_bytes, descending, pattern, force, bits) in cases {
             if n > max_n {
                 continue;
@@ -170,6 +172,9 @@ pub fn sort_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -
             d.subgroup_size = subgroup_size;
             if let Some(b) = bits {
                 d.bits = b;
+            }
+            if n == 100_004 {
+                d.ranking = crate::prims::binning::Ranking::Atomic;
             }
             let keys = sort_keys(pattern, key, n as usize, 0x5eed ^ n);
             let values: Option<Vec<u32>> = match value_bytes {
@@ -216,8 +221,13 @@ pub fn multisplit_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: 
                 (BucketSource::Ids { buckets: b }, Some(ids.as_slice())),
                 (BucketSource::Splitters { count: b - 1 }, Some(splitters.as_slice())),
             ];
-            for (k, (source, aux)) in sources.into_iter().enumerate() {
+            // Each source twice: stable, then atomic ranking (a per-bucket multiset check).
+            for (k, (source, aux)) in sources.into_iter().chain(sources).enumerate() {
                 let mut d = MultisplitDesc::new(key, n, source);
+                if k >= 3 {
+                    d.ranking = crate::prims::binning::Ranking::Atomic;
+                }
+                let k = k % 3;
                 d.subgroup_size = subgroup_size;
                 d.value_bytes = [0, 4, 8][k];
                 d.force_fallback_period = if n > 50_000 && k == 1 { 3 } else { 0 };
@@ -272,6 +282,24 @@ pub fn perm_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -
             Err(e) => Check { name, ok: false, detail: e.to_string() },
         };
         checks.push(check);
+    }
+    // The default (non-reproducible) mode: a bijection.
+    for n in [1_000u64, 1_000_003] {
+        if n > max_n {
+            continue;
+        }
+        let mut d = PermDesc::new(n, 4, 7);
+        d.subgroup_size = subgroup_size;
+        let name = d.label();
+        let input: Vec<u32> = (0..n as u32).collect();
+        checks.push(match PermPlan::new(ctx, d).and_then(|p| p.run(ctx, &input)) {
+            Ok(mut out) => {
+                out.sort_unstable();
+                let ok = out.iter().enumerate().all(|(i, &v)| v == i as u32);
+                Check { name, ok, detail: if ok { "a permutation".into() } else { "not a permutation".into() } }
+            }
+            Err(e) => Check { name, ok: false, detail: e.to_string() },
+        });
     }
     Ok(checks)
 }

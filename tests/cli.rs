@@ -274,6 +274,18 @@ fn multisplit_through_npy() {
     assert_eq!(offsets.len(), 17);
     let o = run(&["multisplit", "--in", kp.to_str().unwrap(), "--bits", "28:32", "--out", ko.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The atomic ranking: order within a bucket unspecified, offsets exact.
+    let o = run(&[
+        "multisplit", "--in", kp.to_str().unwrap(), "--bucket-ids", ip.to_str().unwrap(), "--buckets", "37", "--out",
+        ko.to_str().unwrap(), "--values", vp.to_str().unwrap(), "--values-out", vo.to_str().unwrap(), "--offsets-out",
+        oo.to_str().unwrap(), "--ranking", "atomic",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut d = MultisplitDesc::new(KeyType::F32, n as u64, BucketSource::Ids { buckets: 37 });
+    d.value_bytes = 4;
+    d.ranking = vkprims::prims::binning::Ranking::Atomic;
+    let (k, v, off) = (read_words(&ko).1, read_words(&vo).1, read_words(&oo).1);
+    assert_eq!(multisplit::check(&d, &keys, Some(&vals), Some(&ids), (&k, Some(&v), &off)), None);
 
     // Errors: one line, exit 2, no output.
     let out = tmp("ms-never.npy");

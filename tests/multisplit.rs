@@ -1,4 +1,4 @@
-//! Stable multisplit against a CPU stable partition: every bucket source, 2 to 256 buckets,
+//! Stable multisplit against a CPU stable partition: every bucket source, 2 to 65,536 buckets,
 //! keys and pairs (values = input index: stability is exact), awkward sizes, one bucket
 //! holding everything, empty and skewed buckets, forced fallback; validation layer on.
 
@@ -6,6 +6,7 @@ mod common;
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
+use vkprims::prims::binning::Ranking;
 use vkprims::prims::multisplit::{self, BucketSource, MultisplitDesc, MultisplitPlan};
 use vkprims::prims::sort::KeyType;
 use vkprims::testdata::{sort_keys, KeyPattern};
@@ -111,9 +112,9 @@ fn bad_requests() {
     let ctx = common::ctx();
     let plan_err = |d: MultisplitDesc| MultisplitPlan::new(&ctx, d).err().expect("refused").to_string();
     assert!(plan_err(MultisplitDesc::new(KeyType::U32, 10, BucketSource::Ids { buckets: 1 })).contains("1 buckets"));
-    assert!(plan_err(MultisplitDesc::new(KeyType::U32, 10, BucketSource::Ids { buckets: 257 })).contains("257 buckets"));
+    assert!(plan_err(MultisplitDesc::new(KeyType::U32, 10, BucketSource::Ids { buckets: 65_537 })).contains("65537 buckets"));
     assert!(plan_err(MultisplitDesc::new(KeyType::U32, 10, BucketSource::Bits { lo: 30, hi: 34 })).contains("bit field 30:34"));
-    assert!(plan_err(MultisplitDesc::new(KeyType::U32, 10, BucketSource::Splitters { count: 300 })).contains("301 buckets"));
+    assert!(plan_err(MultisplitDesc::new(KeyType::U32, 10, BucketSource::Splitters { count: 65_536 })).contains("65537 buckets"));
     let d = MultisplitDesc::new(KeyType::U32, 4, BucketSource::Ids { buckets: 4 });
     let e = multisplit::check_aux(&d, Some(&[0, 1, 4, 2])).unwrap_err().to_string();
     assert!(e.contains("bucket id 4 at element 2 is not below 4"), "{e}");
@@ -144,7 +145,65 @@ fn composed_splits_up_to_65536_buckets() {
     }
     let e = MultisplitPlan::new(&ctx, MultisplitDesc::new(KeyType::U32, 10, BucketSource::Bits { lo: 0, hi: 17 })).err().unwrap();
     assert!(e.to_string().contains("131072 buckets"), "{e}");
-    let e = MultisplitPlan::new(&ctx, MultisplitDesc::new(KeyType::U32, 10, BucketSource::Ids { buckets: 300 })).err().unwrap();
-    assert!(e.to_string().contains("300 buckets"), "{e}");
+    // By bucket ids and by splitters: a sort of (id, index) pairs and a gather; skewed and
+    // empty buckets, the forced fallback, both rankings.
+    for (key, b, n, value_bytes, shape) in [
+        (KeyType::U32, 257u32, 30_011u64, 4u32, 0u32),
+        (KeyType::F64, 1000, 50_003, 8, 2),
+        (KeyType::I32, 65_536, 70_001, 0, 0),
+        (KeyType::U64, 4099, 0, 4, 0),
+        (KeyType::F32, 300, 1, 8, 1),
+    ] {
+        let keys = sort_keys(KeyPattern::Random, key, n as usize, n + b as u64);
+        for (ranking, period) in [(Ranking::Stable, 0u32), (Ranking::Atomic, 3)] {
+            let mut d = MultisplitDesc::new(key, n, BucketSource::Ids { buckets: b });
+            d.value_bytes = value_bytes;
+            d.ranking = ranking;
+            d.force_fallback_period = period;
+            check(&d, &keys, Some(&ids(n as usize, b, shape, n + 11)));
+            let mut d = MultisplitDesc::new(key, n, BucketSource::Splitters { count: b - 1 });
+            d.value_bytes = value_bytes;
+            d.ranking = ranking;
+            d.force_fallback_period = period;
+            check(&d, &keys, Some(&splitters(key, &keys, b as usize - 1, b as u64)));
+        }
+    }
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn atomic_ranking() {
+    // Order within a bucket unspecified: checked bucket by bucket as a multiset of (key,
+    // value) pairs, with exact offsets; every source, one pass and composed, forced fallback.
+    let ctx = common::ctx();
+    for (n, key) in [(0u64, KeyType::U32), (1, KeyType::U64), (30_011, KeyType::U32), (200_003, KeyType::F32)] {
+        let keys = sort_keys(KeyPattern::Random, key, n as usize, n + 3);
+        for (i, b) in [2u32, 37, 256].into_iter().enumerate() {
+            let mut d = MultisplitDesc::new(key, n, BucketSource::Ids { buckets: b });
+            d.ranking = Ranking::Atomic;
+            d.value_bytes = [4, 8, 0][i];
+            d.force_fallback_period = if i == 1 { 3 } else { 0 };
+            check(&d, &keys, Some(&ids(n as usize, b, (i % 3) as u32, n + b as u64)));
+            let mut d = MultisplitDesc::new(key, n, BucketSource::Splitters { count: b - 1 });
+            d.ranking = Ranking::Atomic;
+            d.value_bytes = 4;
+            check(&d, &keys, Some(&splitters(key, &keys, b as usize - 1, b as u64)));
+        }
+        for hi in [8u32, 12] {
+            let mut d = MultisplitDesc::new(key, n, BucketSource::Bits { lo: 0, hi });
+            d.ranking = Ranking::Atomic;
+            d.value_bytes = 4;
+            check(&d, &keys, None);
+        }
+    }
+    // The multiset check fails a result with two elements of different buckets swapped.
+    let keys = sort_keys(KeyPattern::Random, KeyType::U32, 5000, 9);
+    let mut d = MultisplitDesc::new(KeyType::U32, 5000, BucketSource::Bits { lo: 0, hi: 4 });
+    d.ranking = Ranking::Atomic;
+    let (order, offsets) = multisplit::reference(&d, &keys, None);
+    let mut got = vkprims::prims::sort::gather(&keys, 1, &order);
+    assert_eq!(multisplit::check(&d, &keys, None, None, (&got, None, &offsets)), None);
+    got.swap(0, 4999);
+    assert!(multisplit::check(&d, &keys, None, None, (&got, None, &offsets)).is_some());
     common::assert_no_validation_messages(&ctx);
 }

@@ -4,6 +4,7 @@
 
 mod common;
 
+use vkprims::prims::binning::Ranking;
 use vkprims::prims::sort::{self, KeyType, SortDesc, SortPlan};
 use vkprims::testdata::{sort_keys, KeyPattern};
 
@@ -115,5 +116,43 @@ fn bad_requests() {
     assert!(err(SortDesc::new(KeyType::U32, 1 << 30)).contains("30-bit"));
     let e = sort::run(&ctx, &SortDesc::new(KeyType::U32, 10), &[1, 2], None).unwrap_err();
     assert!(e.to_string().contains("2 key words"));
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn unstable_sort() {
+    // Ranking::Atomic: the first pass ranks with atomics, the keys are sorted and each run of
+    // equal keys holds the input's elements of that key (a multiset check), also with few
+    // distinct keys, a bit range and the forced fallback.
+    let ctx = common::ctx();
+    for (key, n, pattern, bits, period) in [
+        (KeyType::U32, 50_001u64, KeyPattern::Random, None, 0u32),
+        (KeyType::F32, 30_011, KeyPattern::FewDistinct, None, 3),
+        (KeyType::I64, 20_003, KeyPattern::Random, Some((8, 40)), 0),
+        (KeyType::U32, 1, KeyPattern::Random, None, 0),
+    ] {
+        for value_bytes in [0, 4, 8] {
+            let mut d = SortDesc::new(key, n);
+            d.ranking = Ranking::Atomic;
+            d.value_bytes = value_bytes;
+            d.force_fallback_period = period;
+            if let Some(b) = bits {
+                d.bits = b;
+            }
+            check(&d, pattern, n + value_bytes as u64);
+        }
+    }
+    // The unstable check still fails an unsorted result.
+    let keys = sort_keys(KeyPattern::Random, KeyType::U32, 1000, 1);
+    let mut d = SortDesc::new(KeyType::U32, 1000);
+    d.ranking = Ranking::Atomic;
+    d.value_bytes = 4;
+    let vals: Vec<u32> = (0..1000).collect();
+    let order = sort::reference_order(&d, &keys);
+    let (mut k, mut v) = (sort::gather(&keys, 1, &order), sort::gather(&vals, 1, &order));
+    assert_eq!(sort::check(&d, &keys, Some(&vals), &k, Some(&v)), None);
+    k.swap(0, 999);
+    v.swap(0, 999);
+    assert!(sort::check(&d, &keys, Some(&vals), &k, Some(&v)).is_some());
     common::assert_no_validation_messages(&ctx);
 }

@@ -85,6 +85,10 @@ void fallback_histogram(uint t) {
     barrier();
 }
 
+void step_barrier() {
+    controlBarrier(gl_ScopeSubgroup, gl_ScopeSubgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease);
+}
+
 // Step 1: rank every element among its bucket's peers of the same subgroup (or tile).
 void rank_tile() {
     uint lid = gl_LocalInvocationIndex, sg = gl_SubgroupID;
@@ -111,9 +115,13 @@ void rank_tile() {
         if ((DEBUG_SKIP & 4u) != 0u) peers = uvec4(0u);  // rank 0, count 0: positions collide
         uint rank = subgroupBallotExclusiveBitCount(peers);
         uint before = valid ? s_mem[sg * 256u + d] : 0u;
-        subgroupBarrier();
+        // The subgroup's lanes read before its leaders write, and the next step reads after:
+        // ordering of shared memory at subgroup scope is all this needs. (subgroupBarrier()
+        // would also order buffer and image memory, which a driver may implement as a
+        // costlier fence, twice per step.)
+        step_barrier();
         if (valid && rank == 0u) s_mem[sg * 256u + d] = before + subgroupBallotBitCount(peers);
-        subgroupBarrier();
+        step_barrier();
         loc[j] = before + rank;
     }
     barrier();

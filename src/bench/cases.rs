@@ -291,6 +291,7 @@ pub fn bench_multisplit(ctx: &Arc<Context>, arena: &mut Arena, case: &SplitCase,
     let SplitCase { key, n, buckets, value_bytes, ranking, policy } = *case;
     let source =
         if buckets.is_power_of_two() { BucketSource::Bits { lo: 0, hi: buckets.trailing_zeros() } } else { BucketSource::Ids { buckets } };
+    // (More than 256 buckets compose: by bit field for powers of two, else by ids.)
     let mut desc = MultisplitDesc::new(key, n, source);
     desc.value_bytes = value_bytes;
     desc.subgroup_size = opts.subgroup_size;
@@ -334,12 +335,17 @@ pub fn bench_multisplit(ctx: &Arc<Context>, arena: &mut Arena, case: &SplitCase,
             }),
             None => None,
         },
+        index: match plan.index_scratch_bytes() {
+            Some(bytes) => Some(arena.slot("multisplit ids and indices", bytes)?),
+            None => None,
+        },
     };
     let vals = vin.map(|vi| (vi, vout));
     let mut written = vec![kout, vout, offs, scratch.hist, scratch.state];
     if let Some(ss) = &scratch.sort {
         written.extend([ss.keys_alt, ss.values_alt, ss.hist, ss.state]);
     }
+    written.extend(scratch.index);
     let mut between = trial_resets(ctx, written, |rec| plan.record_reset(rec, &scratch), opts)?;
     let mut body = |rec: &mut Recorder| plan.record_split(rec, kin, kout, vals, ain, None, &scratch);
     let m = measure(ctx, arena, &desc.label(), opts, &mut between, &mut body)?;
@@ -354,10 +360,18 @@ pub fn bench_multisplit(ctx: &Arc<Context>, arena: &mut Arena, case: &SplitCase,
     // Bytes per element: the histogram reads the keys (and ids), the split reads and writes
     // keys and values (and reads the ids); a composed split adds its sort's histogram read
     // and a read and write of keys and values per further pass.
-    let ids = if aux.is_some() { 8.0 } else { 0.0 };
-    let extra_passes = plan.sort_scratch_bytes().map_or(0.0, |_| (buckets.trailing_zeros().div_ceil(8) - 1) as f64);
-    let bytes = 3.0 * key.bytes() as f64 + 2.0 * value_bytes as f64 + ids
-        + if extra_passes > 0.0 { key.bytes() as f64 + extra_passes * 2.0 * (key.bytes() + value_bytes as u64) as f64 } else { 0.0 };
+    let (kb, vb) = (key.bytes() as f64, value_bytes as f64);
+    let passes = (32 - (buckets - 1).leading_zeros()).div_ceil(8) as f64;
+    let bytes = match (plan.sort_scratch_bytes(), plan.index_scratch_bytes()) {
+        // One pass: the histogram reads keys (and ids), the split reads keys (and ids) and
+        // values and writes both.
+        (None, _) => 3.0 * kb + 2.0 * vb + if aux.is_some() { 8.0 } else { 0.0 },
+        // By bit field: the histogram, then a radix sort of keys and values by those bits.
+        (Some(_), None) => kb + kb + passes * 2.0 * (kb + vb),
+        // By ids: indices written, the histogram and the sort's histogram read the ids, the
+        // sort moves (id, index) pairs, the gather reads indices and moves keys and values.
+        (Some(_), Some(_)) => 4.0 + 4.0 + 4.0 + passes * 16.0 + 4.0 + 2.0 * (kb + vb),
+    };
     let mut primitive = format!("multisplit {}", key.name());
     if value_bytes > 0 {
         primitive.push_str(&format!(" pairs {value_bytes}B"));

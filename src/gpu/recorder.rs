@@ -185,6 +185,17 @@ impl<'a> Recorder<'a> {
                     if s.size == 0 {
                         return Err(Error::Invalid(format!("{}: empty buffer range bound ({s:?})", p.key.shader)));
                     }
+                    let align = if kind == Descriptor::UniformBuffer {
+                        self.ctx.limits.min_uniform_buffer_offset_alignment
+                    } else {
+                        self.ctx.limits.min_storage_buffer_offset_alignment
+                    };
+                    if s.offset % align.max(1) != 0 {
+                        return Err(Error::Invalid(format!(
+                            "{}: binding {i} starts at offset {}, not a multiple of this device's buffer offset alignment ({align})",
+                            p.key.shader, s.offset
+                        )));
+                    }
                     buffers.push((i, [vk::DescriptorBufferInfo { buffer: s.buffer, offset: s.offset, range: s.size }]));
                 }
                 (Bind::TexelBuffer(v), Descriptor::UniformTexelBuffer | Descriptor::StorageTexelBuffer) => views.push((i, [*v])),

@@ -102,13 +102,26 @@ pub struct MultisplitScratch {
     /// Composed splits (more than 256 buckets) only: the radix sort's scratch
     /// ([`MultisplitPlan::sort_scratch_bytes`]).
     pub sort: Option<SortScratch>,
+    /// Composed splits by bucket ids or splitters only: 16 n bytes for the bucket ids, the
+    /// input indices and both sorted ([`MultisplitPlan::index_scratch_bytes`]).
+    pub index: Option<BufferSlice>,
 }
 
-/// A split into more than 256 buckets by a bit field: a stable radix sort by those bits, with
-/// the bucket counts from a global histogram and the offsets from an exclusive scan.
+/// A split into more than 256 buckets: the bucket counts from a global histogram, the
+/// offsets from an exclusive scan, and a radix sort by bucket: of the keys themselves by the
+/// bit field, or of (bucket id, input index) pairs, whose sorted indices then gather the
+/// elements (`by_index`: bucket ids or splitters).
 struct Composed {
     sort: SortPlan,
     scan: ScanPlan,
+    by_index: Option<ByIndex>,
+}
+
+/// The kernels of a composed split by bucket ids or splitters.
+struct ByIndex {
+    /// Input indices (and, from splitters, the bucket ids).
+    prepare: Arc<Pipeline>,
+    gather: Arc<Pipeline>,
 }
 
 pub struct MultisplitPlan {
@@ -134,12 +147,8 @@ impl MultisplitPlan {
                 return invalid(format!("{what}: bit field {lo}:{hi} must satisfy lo < hi <= {}", desc.key.bits()));
             }
         }
-        let composed_ok = matches!(desc.source, BucketSource::Bits { .. }) && b <= MAX_BUCKETS;
-        if b < 2 || (b > 256 && !composed_ok) {
-            return invalid(format!(
-                "{what}: {b} buckets; a split takes 2 to 256 buckets, or up to {MAX_BUCKETS} from a bit field \
-                 (more buckets from ids or splitters are not built yet)"
-            ));
+        if !(2..=MAX_BUCKETS).contains(&b) {
+            return invalid(format!("{what}: {b} buckets; a split takes 2 to {MAX_BUCKETS} buckets"));
         }
         // A multisplit is one binning pass: the sort's checks and geometry.
         let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
@@ -151,18 +160,49 @@ impl MultisplitPlan {
         };
         let src = desc.source.spec();
         let composed = if b > 256 {
-            let BucketSource::Bits { lo, hi } = desc.source else { unreachable!() };
-            // Keys move raw; an unsigned key type of the same width sorts by the raw bits.
-            let mut sd = SortDesc::new(if desc.key.wide() { KeyType::U64 } else { KeyType::U32 }, desc.n);
-            sd.value_bytes = desc.value_bytes;
-            sd.bits = (lo, hi);
+            let mut sd = match desc.source {
+                // Keys move raw; an unsigned key type of the same width sorts by the raw bits.
+                BucketSource::Bits { lo, hi } => {
+                    let mut sd = SortDesc::new(if desc.key.wide() { KeyType::U64 } else { KeyType::U32 }, desc.n);
+                    sd.value_bytes = desc.value_bytes;
+                    sd.bits = (lo, hi);
+                    sd
+                }
+                // (bucket id, input index) pairs, by the bits a bucket id can have.
+                _ => {
+                    let mut sd = SortDesc::new(KeyType::U32, desc.n);
+                    sd.value_bytes = 4;
+                    sd.bits = (0, 64 - (b - 1).leading_zeros());
+                    sd
+                }
+            };
             sd.subgroup_size = desc.subgroup_size;
             sd.force_fallback_period = desc.force_fallback_period;
             sd.policy = desc.policy;
             sd.ranking = desc.ranking;
             let mut scan = ScanDesc::new(DType::U32, ScanOp::Add, ScanKind::Exclusive, b);
             scan.pin_subgroup_size(ctx, desc.subgroup_size);
-            Some(Composed { sort: SortPlan::new(ctx, sd)?, scan: ScanPlan::new(ctx, scan)? })
+            let by_index = match desc.source {
+                BucketSource::Bits { .. } => None,
+                _ => {
+                    let key_spec = |shader: &'static str, spec: Vec<u32>, bindings: u32, push_bytes: u32| {
+                        ctx.pipeline(PipelineKey { shader, spec, subgroup_size: None, bindings, push_bytes })
+                    };
+                    let gather = match (kw, desc.value_bytes) {
+                        ("k32", 0) => "multisplit_gather_k32_v0",
+                        ("k32", 4) => "multisplit_gather_k32_v1",
+                        ("k32", _) => "multisplit_gather_k32_v2",
+                        (_, 0) => "multisplit_gather_k64_v0",
+                        (_, 4) => "multisplit_gather_k64_v1",
+                        _ => "multisplit_gather_k64_v2",
+                    };
+                    Some(ByIndex {
+                        prepare: key_spec(if desc.key.wide() { "multisplit_ids_k64" } else { "multisplit_ids_k32" }, vec![256, kind, 0, src], 4, 16)?,
+                        gather: key_spec(gather, vec![256, kind, 0], 5, 4)?,
+                    })
+                }
+            };
+            Some(Composed { sort: SortPlan::new(ctx, sd)?, scan: ScanPlan::new(ctx, scan)?, by_index })
         } else {
             None
         };
@@ -221,9 +261,15 @@ impl MultisplitPlan {
     pub fn offsets_bytes(&self) -> u64 {
         (self.buckets() as u64 + 1) * 4
     }
+    /// Composed splits: the bucket counts' region of `hist`, rounded up so the scan state
+    /// after it starts at an offset any device can bind (minStorageBufferOffsetAlignment is at
+    /// most 256).
+    fn counts_bytes(&self) -> u64 {
+        (self.buckets() as u64 * 4).next_multiple_of(256)
+    }
     pub fn hist_bytes(&self) -> u64 {
         match &self.composed {
-            Some(c) => self.buckets() as u64 * 4 + c.scan.state_bytes(),
+            Some(c) => self.counts_bytes() + c.scan.state_bytes(),
             None => (MAX_PASSES * 256 + MAX_PASSES) * 4,
         }
     }
@@ -236,6 +282,48 @@ impl MultisplitPlan {
     /// Composed splits: the sort's scratch sizes (keys_alt, values_alt, hist, state).
     pub fn sort_scratch_bytes(&self) -> Option<(u64, u64, u64, u64)> {
         self.composed.as_ref().map(|c| c.sort.scratch_bytes())
+    }
+    /// Composed splits by bucket ids or splitters: the bytes of [`MultisplitScratch::index`]
+    /// (bucket ids, input indices, and both sorted: four regions of n words).
+    pub fn index_scratch_bytes(&self) -> Option<u64> {
+        self.composed.as_ref().filter(|c| c.by_index.is_some()).map(|_| 4 * self.index_region())
+    }
+    /// One of the four regions of the index scratch: n words, rounded up to a bindable offset.
+    fn index_region(&self) -> u64 {
+        (4 * self.desc.n).max(4).next_multiple_of(256)
+    }
+
+    /// A composed split by bucket ids or splitters: the input indices (and ids from
+    /// splitters), a radix sort of (id, index) pairs by id, and the gather by sorted index.
+    #[allow(clippy::too_many_arguments)]
+    fn record_by_index(
+        &self,
+        rec: &mut Recorder,
+        bx: &ByIndex,
+        sort: &SortPlan,
+        (keys_in, keys_out): (BufferSlice, BufferSlice),
+        values: Option<(BufferSlice, BufferSlice)>,
+        aux: BufferSlice,
+        index: BufferSlice,
+        sort_scratch: &SortScratch,
+        dummy: BufferSlice,
+    ) -> Result<()> {
+        let n = self.desc.n;
+        let words = |k: u64| index.sub(k * self.index_region(), 4 * n);
+        let (ids, idx, ids_sorted, idx_sorted) = (words(0), words(1), words(2), words(3));
+        let kb = self.keys_bytes();
+        let push: [u32; 4] = [n as u32, 0, 0, self.buckets()];
+        rec.dispatch_count(&bx.prepare, &[keys_in.sub(0, kb), aux, ids, idx], bytemuck::bytes_of(&push), n.div_ceil(256) as u32)?;
+        rec.barrier(&[ids, idx], Access::ComputeWrite, Access::ComputeRead, "multisplit: bucket ids and indices ready for their sort");
+        let sort_keys = match self.desc.source {
+            BucketSource::Ids { .. } => aux.sub(0, 4 * n),
+            _ => ids,
+        };
+        sort.record_sort(rec, sort_keys, ids_sorted, Some((idx, idx_sorted)), sort_scratch)?;
+        let (vi, vo) = values.unwrap_or((dummy, dummy));
+        let vb = self.values_bytes().max(4);
+        let bufs = [keys_in.sub(0, kb), keys_out.sub(0, kb), vi.sub(0, vb.min(vi.size)), vo.sub(0, vb.min(vo.size)), idx_sorted];
+        rec.dispatch_count(&bx.gather, &bufs, bytemuck::bytes_of(&(n as u32)), n.div_ceil(256) as u32)
     }
 
     /// Zero the histogram and look-back state (before every split, then a barrier).
@@ -309,20 +397,33 @@ impl MultisplitPlan {
         if self.composed.is_some() != scratch.sort.is_some() {
             return invalid(format!("{what}: a split into more than 256 buckets needs the sort scratch, and only it does"));
         }
+        if let Some(bytes) = self.index_scratch_bytes() {
+            match scratch.index {
+                Some(ix) => need("index", ix, bytes)?,
+                None => return invalid(format!("{what}: a split into more than 256 buckets by ids or splitters needs the index scratch")),
+            }
+        }
         let hist = scratch.hist.sub(0, self.hist_bytes());
         let b = self.buckets();
         if let (Some(c), Some(sort_scratch)) = (&self.composed, &scratch.sort) {
-            let BucketSource::Bits { lo, hi } = self.desc.source else { unreachable!() };
+            let (lo, hi) = match self.desc.source {
+                BucketSource::Bits { lo, hi } => (lo, hi),
+                _ => (0, 0),
+            };
             let counts = hist.sub(0, b as u64 * 4);
             if self.desc.n > 0 {
                 let push: [u32; 4] = [self.desc.n as u32, lo, hi - lo, b];
                 let groups = self.desc.n.div_ceil(HIST_CHUNK).min(self.desc.policy.histogram_groups as u64) as u32;
                 let kb = self.keys_bytes();
-                rec.dispatch(&self.histogram, &[keys_in.sub(0, kb), counts, scratch.dummy.sub(0, 4)], bytemuck::bytes_of(&push), [groups, 1, 1])?;
-                c.sort.record_sort(rec, keys_in, keys_out, values, sort_scratch)?;
+                let aux_slice = aux.map_or(scratch.dummy.sub(0, 4), |a| a.sub(0, self.aux_bytes().max(4).min(a.size)));
+                rec.dispatch(&self.histogram, &[keys_in.sub(0, kb), counts, aux_slice], bytemuck::bytes_of(&push), [groups, 1, 1])?;
+                match (&c.by_index, scratch.index) {
+                    (Some(bx), Some(ix)) => self.record_by_index(rec, bx, &c.sort, (keys_in, keys_out), values, aux_slice, ix, sort_scratch, scratch.dummy)?,
+                    _ => c.sort.record_sort(rec, keys_in, keys_out, values, sort_scratch)?,
+                }
             }
             if let Some(o) = offsets_out {
-                let scan_state = hist.sub(b as u64 * 4, c.scan.state_bytes());
+                let scan_state = hist.sub(self.counts_bytes(), c.scan.state_bytes());
                 let before = if self.desc.n > 0 { Access::ComputeReadWrite } else { Access::TransferWrite };
                 rec.barrier(&[counts, scan_state], before, Access::ComputeReadWrite, "multisplit: bucket counts complete before their scan");
                 c.scan.record_dispatch(rec, counts, o.sub(0, b as u64 * 4), scan_state)?;
@@ -400,11 +501,16 @@ impl MultisplitPlan {
             ]),
             None => None,
         };
+        let index = match self.index_scratch_bytes() {
+            Some(bytes) => Some(Buffer::new(ctx, bytes, MemoryLocation::GpuOnly, "multisplit ids and indices")?),
+            None => None,
+        };
         let scratch = MultisplitScratch {
             hist: hist.slice(),
             state: state.slice(),
             dummy: dummy.slice(),
             sort: sort_bufs.as_ref().map(|b| SortScratch { keys_alt: b[0].slice(), values_alt: b[1].slice(), hist: b[2].slice(), state: b[3].slice() }),
+            index: index.as_ref().map(|b| b.slice()),
         };
         let mut rec = Recorder::new(ctx, what.clone())?;
         self.record(
@@ -475,9 +581,15 @@ pub fn bucket_of(desc: &MultisplitDesc, keys: &[u32], aux: Option<&[u32]>, i: us
         }
         BucketSource::Ids { .. } => aux.unwrap()[i],
         BucketSource::Splitters { count } => {
+            // The number of splitters <= the key (they are sorted: a binary search).
             let s = aux.unwrap();
             let k = order_key(desc.key, false, keys, i);
-            (0..count as usize).filter(|&j| order_key(desc.key, false, s, j) <= k).count() as u32
+            let (mut lo, mut hi) = (0usize, count as usize);
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                if order_key(desc.key, false, s, mid) <= k { lo = mid + 1 } else { hi = mid }
+            }
+            lo as u32
         }
     }
 }

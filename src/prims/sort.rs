@@ -206,7 +206,9 @@ impl SortPlan {
     /// Per pass: tile ticket, debug counter and the look-back words (256 digits per tile).
     /// Each pass has its own region, so one fill before the sort resets every pass.
     pub fn pass_state_bytes(&self) -> u64 {
-        binning::state_bytes(self.pass.tiles)
+        // Rounded up so that every pass's region starts at an offset any device can bind
+        // (minStorageBufferOffsetAlignment is at most 256).
+        binning::state_bytes(self.pass.tiles).next_multiple_of(256)
     }
     pub fn state_bytes(&self) -> u64 {
         self.pass_state_bytes() * self.desc.passes() as u64
