@@ -205,5 +205,20 @@ fn atomic_ranking() {
     assert_eq!(multisplit::check(&d, &keys, None, None, (&got, None, &offsets)), None);
     got.swap(0, 4999);
     assert!(multisplit::check(&d, &keys, None, None, (&got, None, &offsets)).is_some());
+    // With input indices as values (the O(n) check): a within-bucket swap passes, a swap
+    // across buckets or a wrong value fails.
+    let vals: Vec<u32> = (0..5000).collect();
+    d.value_bytes = 4;
+    let (mut k, mut v) = (vkprims::prims::sort::gather(&keys, 1, &order), vkprims::prims::sort::gather(&vals, 1, &order));
+    let (first, last) = (offsets[3] as usize, offsets[4] as usize - 1);
+    k.swap(first, last);
+    v.swap(first, last);
+    assert_eq!(multisplit::check(&d, &keys, Some(&vals), None, (&k, Some(&v), &offsets)), None);
+    k.swap(0, 4999);
+    v.swap(0, 4999);
+    assert!(multisplit::check(&d, &keys, Some(&vals), None, (&k, Some(&v), &offsets)).is_some());
+    k.swap(0, 4999);
+    v[7] = v[8];
+    assert!(multisplit::check(&d, &keys, Some(&vals), None, (&k, Some(&v), &offsets)).is_some());
     common::assert_no_validation_messages(&ctx);
 }

@@ -605,8 +605,13 @@ pub fn reference(desc: &MultisplitDesc, keys: &[u32], aux: Option<&[u32]>) -> (V
     for i in 1..=b {
         counts[i] += counts[i - 1];
     }
-    let mut order: Vec<usize> = (0..desc.n as usize).collect();
-    order.sort_by_key(|&i| buckets[i]);
+    // A stable counting placement: O(n), so benchmarks can check 2^28 elements.
+    let mut next: Vec<usize> = counts[..b].iter().map(|&c| c as usize).collect();
+    let mut order = vec![0usize; desc.n as usize];
+    for (i, &x) in buckets.iter().enumerate() {
+        order[next[x as usize]] = i;
+        next[x as usize] += 1;
+    }
     (order, counts)
 }
 
@@ -631,6 +636,28 @@ pub fn check(
             return Some("output lengths differ from the input's".into());
         }
         let bucket = |i: usize| offsets.partition_point(|&o| o as usize <= i) as u64;
+        if let (Some(v), Some(g)) = (values, got.1) {
+            if (0..n).all(|i| v[i * vw] == i as u32) {
+                // Values are input indices: O(n). Each output element names its input element;
+                // together they must be a bijection, carry that element's key and value, and
+                // sit in its bucket's range.
+                let mut seen = vec![false; n];
+                for p in 0..n {
+                    let j = g[p * vw] as usize;
+                    if j >= n || std::mem::replace(&mut seen[j], true) {
+                        return Some(format!("value {p}: index {j} is out of range or repeated (not a permutation)"));
+                    }
+                    if got.0[p * kw..(p + 1) * kw] != keys[j * kw..(j + 1) * kw] || g[p * vw..(p + 1) * vw] != v[j * vw..(j + 1) * vw] {
+                        return Some(format!("element {p}: key or value differs from input element {j} it claims to be"));
+                    }
+                    let want = bucket_of(desc, keys, aux, j) as u64 + 1;
+                    if bucket(p) != want {
+                        return Some(format!("element {p} (input {j}): in bucket {}, belongs in {}", bucket(p) - 1, want - 1));
+                    }
+                }
+                return None;
+            }
+        }
         let g = |i: usize| (&got.0[i * kw..(i + 1) * kw], got.1.map_or(&[][..], |v| &v[i * vw..(i + 1) * vw]));
         let w = |i: usize| (&keys[order[i] * kw..(order[i] + 1) * kw], values.map_or(&[][..], |v| &v[order[i] * vw..(order[i] + 1) * vw]));
         return super::sort::check_runs(n, bucket, bucket, g, w);
