@@ -127,8 +127,9 @@ void rank_tile() {
     barrier();
 }
 
-// Step 2: row offsets per bucket (in s_mem), the tile's histogram (returned for the buckets
-// lid + k * WG in hist[k]) and the bucket starts in the tile (s_start).
+// Step 2: each row's offset per bucket within the tile (in s_mem, bucket start included), the
+// tile's histogram (returned for the buckets lid + k * WG in hist[k]) and the bucket starts
+// in the tile (s_start).
 void bucket_offsets(out uint hist[4]) {
     uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
     uint rows = ATOMIC_RANK != 0u ? 1u : gl_NumSubgroups;
@@ -162,6 +163,16 @@ void bucket_offsets(out uint hist[4]) {
     for (uint d = first; d < last; ++d) {
         s_start[d] = before;
         before += tot[d - first];
+    }
+    barrier();
+    // Fold the bucket starts into the row offsets (conflict-free, bucket by bucket), so an
+    // element's tile position costs one random shared read, not two.
+    for (uint k = 0u; k < 4u; ++k) {
+        uint d = lid + k * wg;
+        if (d < 256u) {
+            uint start = s_start[d];
+            for (uint s = 0u; s < rows; ++s) s_mem[s * 256u + d] += start;
+        }
     }
     barrier();
 }
@@ -328,7 +339,7 @@ void binning_pass() {
     uint sg = ATOMIC_RANK != 0u ? 0u : gl_SubgroupID;
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint d = dig[j];
-        if (d != INVALID) loc[j] = s_start[d] + s_mem[sg * 256u + d] + loc[j];
+        if (d != INVALID) loc[j] = s_mem[sg * 256u + d] + loc[j];
     }
     barrier();
     uint w[ITEMS], got[ITEMS];
