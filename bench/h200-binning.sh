@@ -11,9 +11,10 @@ B=./target/release/vkprims
 step() { local name=$1 t=$2; shift 2; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 nvcc -O3 -arch=sm_90 -o /tmp/cub_anchor .gl/cub_anchor.cu && timeout 120 /tmp/cub_anchor > "$OUT/cub.txt" 2>&1
 timeout 60 python3 .gl/randperm_anchor.py > "$OUT/randperm.txt" 2>&1
+step selftest 120 $B selftest
 step sort 150 $B bench sort --n 2^20,2^24,2^28 --key u32,u64 --values 0,4 --trials 10 --profile --json "$OUT/sort.json"
-step multisplit 70 $B bench multisplit --n 2^24,2^28 --key u32 --buckets 256 --values 0,4 --ranking stable,atomic --trials 10 --profile --json "$OUT/multisplit.json"
-step perm 40 $B bench perm --n 2^28 --values 4 --ranking atomic,stable --trials 5 --profile --json "$OUT/perm.json"
+step multisplit 150 $B bench multisplit --n 2^24,2^28 --key u32 --buckets 2,16,256,1000,4096 --values 0,4 --ranking stable,atomic --trials 10 --profile --json "$OUT/multisplit.json"
+step perm 80 $B bench perm --n 2^24,2^28 --values 4,8 --ranking atomic,stable --trials 10 --profile --json "$OUT/perm.json"
+step policies 120 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy 512x15,512x15xballots,256x15,512x15xskip1,512x15xskip2,512x15xskip7 --trials 10 --profile --json "$OUT/policies.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
-step selftest 100 $B selftest
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
