@@ -3,14 +3,20 @@
 # binning-pass primitives (sort, multisplit, permutation) side by side with a per-kernel
 # profile, the load-pattern lab and selftest, each step under a timeout so one slow step
 # cannot lose the others' results; all files are packed into OUTDIR.tgz at the end.
-#   usage: bench/h200-binning.sh OUTDIR
+#   usage: [STEPS="anchors selftest sort ..."] bench/h200-binning.sh OUTDIR
+# All steps together can take longer than one 600 s device call: split them with STEPS
+# (the anchors step runs CUB and torch.randperm; keep it in every call, for side-by-side ratios).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-step() { local name=$1 t=$2; shift 2; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
-nvcc -O3 -arch=sm_90 -o /tmp/cub_anchor .gl/cub_anchor.cu && timeout 120 /tmp/cub_anchor > "$OUT/cub.txt" 2>&1
-timeout 60 python3 .gl/randperm_anchor.py > "$OUT/randperm.txt" 2>&1
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}
+want() { [[ " $STEPS " == *" $1 "* ]]; }
+step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
+if want anchors; then
+  nvcc -O3 -arch=sm_90 -o /tmp/cub_anchor .gl/cub_anchor.cu && timeout 120 /tmp/cub_anchor > "$OUT/cub.txt" 2>&1
+  timeout 60 python3 .gl/randperm_anchor.py > "$OUT/randperm.txt" 2>&1
+fi
 step selftest 120 $B selftest
 step sort 150 $B bench sort --n 2^20,2^24,2^28 --key u32,u64 --values 0,4 --trials 10 --profile --json "$OUT/sort.json"
 step multisplit 150 $B bench multisplit --n 2^24,2^28 --key u32 --buckets 2,16,256,1000,4096 --values 0,4 --ranking stable,atomic --trials 10 --profile --json "$OUT/multisplit.json"
