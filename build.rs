@@ -45,9 +45,16 @@ fn variants() -> Vec<Variant> {
         });
         for vw in [0, 1, 2] {
             for (suffix, part) in RANKINGS {
-                let mut defines = vec![("KEY64", k64.to_string()), ("VALUE_WORDS", vw.to_string())];
-                defines.extend(part.map(|d| (d, "1".to_string())));
-                v.push(Variant { name: format!("sort_onesweep_{kw}_v{vw}{suffix}"), file: "sort/onesweep.comp", defines });
+                // Each ranking also with the phase clocks (suffix `_clock`, VK_KHR_shader_clock).
+                for clock in [false, true] {
+                    let mut defines = vec![("KEY64", k64.to_string()), ("VALUE_WORDS", vw.to_string())];
+                    defines.extend(part.map(|d| (d, "1".to_string())));
+                    if clock {
+                        defines.push(("CLOCKS", "1".to_string()));
+                    }
+                    let c = if clock { "_clock" } else { "" };
+                    v.push(Variant { name: format!("sort_onesweep_{kw}_v{vw}{suffix}{c}"), file: "sort/onesweep.comp", defines });
+                }
             }
         }
     }

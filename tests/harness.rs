@@ -243,3 +243,31 @@ fn sort_rows_validate_and_no_reset_fails() {
     assert!(sort_row.validation.starts_with("FAILED"), "{}", sort_row.validation);
     common::assert_no_validation_messages(&ctx);
 }
+
+#[test]
+fn phase_clocks() {
+    // Where the device has VK_KHR_shader_clock, `xclocks` times the binning pass's phases
+    // (lavapipe has it); elsewhere it is refused with a clear error.
+    let ctx = common::ctx();
+    let mut s = sweep(Mode::PerTrial, Stop::Trials(2));
+    s.what = What::Sort;
+    s.sizes = vec![20_000];
+    s.keys = vec![vkprims::prims::sort::KeyType::U32];
+    s.values = vec![4];
+    s.descending = vec![false];
+    s.binning_policies = vec![Some(BinningPolicy::parse("64x8xclocks").unwrap())];
+    let res = bench::run_sweep(&ctx, &s, &[], |_| {});
+    if !ctx.capabilities().shader_clock {
+        assert!(res.unwrap_err().to_string().contains("VK_KHR_shader_clock"));
+        return;
+    }
+    let res = res.unwrap();
+    let sort = res.rows.iter().find(|r| r.primitive.starts_with("sort")).unwrap();
+    assert!(sort.valid(), "{}", sort.validation);
+    assert_eq!(sort.phases.len(), vkprims::prims::binning::PHASES.len());
+    assert!(sort.phases.iter().map(|p| p.1).sum::<f64>() > 0.0, "{:?}", sort.phases);
+    assert!(bench::report::kernels(&res.rows).contains("cycles/tile"));
+    assert!(BinningPolicy::parse("64x8xclocks").unwrap().phase_clocks);
+    assert!(BinningPolicy::parse("64x8xclock").is_err());
+    common::assert_no_validation_messages(&ctx);
+}

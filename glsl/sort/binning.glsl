@@ -35,6 +35,9 @@
 #ifdef PARTITIONED
 #extension GL_NV_shader_subgroup_partitioned : require
 #endif
+#ifdef CLOCKS
+#extension GL_ARB_shader_clock : require
+#endif
 
 // Shared words for the counter rows (256 per subgroup) and, once ranked, the staged tile:
 // max(256 * subgroups, WG * ITEMS), set by the host.
@@ -60,6 +63,22 @@ uint dig[ITEMS];
 uint loc[ITEMS];  // rank in the step, then position in the tile
 
 uint tile_size() { return gl_WorkGroupSize.x * ITEMS; }
+
+// Phase clocks (CLOCKS variants, VK_KHR_shader_clock): invocation 0 adds the subgroup-clock
+// time of each phase, in units of 16 cycles, to the word after the look-back words
+// (state[STATE_BASE + 256 num_tiles + phase]); the phases end at workgroup barriers, so
+// invocation 0's time is the workgroup's. Phases: 0 load, 1 rank, 2 offsets and staging,
+// 3 look-back, 4 key scatter, 5 value scatter.
+uint clock_at = 0u;
+void phase_end(uint k) {
+#ifdef CLOCKS
+    if (gl_LocalInvocationIndex == 0u) {
+        uint now = clock2x32ARB().x;
+        if (k != 0xFFFFFFFFu) atomicAdd(state[STATE_BASE + pc.num_tiles * 256u + k], (now - clock_at) >> 4);
+        clock_at = now;
+    }
+#endif
+}
 
 uint key_index(uint tile, uint j) {
     return tile * tile_size() + gl_SubgroupID * gl_SubgroupSize * ITEMS + j * gl_SubgroupSize + gl_SubgroupInvocationID;
@@ -303,6 +322,7 @@ void binning_pass() {
     uint tile = s_tile;
     if (tile >= pc.num_tiles) return;  // surplus workgroup of a 2-D dispatch
     uint count = min(tile_size(), pc.n - tile * tile_size());
+    phase_end(0xFFFFFFFFu);  // start the clock
 
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint i = key_index(tile, j);
@@ -324,7 +344,9 @@ void binning_pass() {
         return;
     }
 
+    phase_end(0u);
     rank_tile();
+    phase_end(1u);
     uint hist[4];
     bucket_offsets(hist);
     // Publish early: tile 0 is complete at once (a forced tile posts nothing yet).
@@ -345,8 +367,10 @@ void binning_pass() {
     uint w[ITEMS], got[ITEMS];
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) w[j] = uint(key[j]);
     stage(w);
+    phase_end(2u);
     look_back(tile, hist);
     barrier();
+    phase_end(3u);
 
     // Keys: the low words are staged; 64-bit keys bring their high words in a second round.
     unstage(count, got);
@@ -377,6 +401,7 @@ void binning_pass() {
     }
 #endif
 
+    phase_end(4u);
 #if VALUE_WORDS > 0
     // Values: one plane per word.
     VAL v[ITEMS];
@@ -408,6 +433,7 @@ void binning_pass() {
         }
     }
 #endif
+    phase_end(5u);
 }
 
 #endif

@@ -7,7 +7,7 @@ use super::{measure, Arena, BenchOptions, Measured, Row};
 use crate::error::Result;
 use crate::gpu::{Access, BufferSlice, Context, PipelineKey, Recorder};
 use crate::prims::scan::{self, ScanDesc, ScanKind, ScanPlan, ScanPolicy};
-use crate::prims::binning::{BinningPolicy, Ranking};
+use crate::prims::binning::{self, BinningPolicy, Ranking, PHASES};
 use crate::prims::multisplit::{self, BucketSource, MultisplitDesc, MultisplitPlan, MultisplitScratch};
 use crate::prims::perm::{self, PermDesc, PermPlan, PermScratch};
 use crate::prims::sort::{self, KeyType, SortDesc, SortPlan, SortScratch};
@@ -39,6 +39,7 @@ fn row(primitive: String, n: u64, opts: &BenchOptions, m: Measured, bytes_per_el
         submit_to_start_ns: m.submit_to_start_ns,
         pipeline_stats: Vec::new(),
         kernels: Vec::new(),
+        phases: Vec::new(),
     }
 }
 
@@ -270,6 +271,19 @@ pub fn bench_sort(ctx: &Arc<Context>, arena: &mut Arena, desc: &SortDesc, opts: 
     r.policy = Some(plan.policy_label());
     r.invocations = checked.invocations;
     r.kernels = checked.kernels;
+    if desc.policy.phase_clocks && desc.n > 0 {
+        // The validation trial's phase clocks, pass by pass (its state was reset before it).
+        let mut sum = vec![0.0; PHASES.len()];
+        let passes = desc.passes();
+        for p in 0..passes {
+            let region = scratch.state.sub(p as u64 * plan.pass_state_bytes(), plan.pass_state_bytes());
+            let words = arena.read(region, plan.pass_state_bytes())?;
+            for (s, c) in sum.iter_mut().zip(binning::phase_cycles(&words, plan.tiles())) {
+                *s += c / passes as f64;
+            }
+        }
+        r.phases = PHASES.iter().map(|p| p.to_string()).zip(sum).collect();
+    }
     Ok(r)
 }
 

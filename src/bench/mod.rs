@@ -432,6 +432,10 @@ pub struct Row {
     /// `--profile`: (kernel, ms) per dispatch of the validation trial.
     #[serde(default)]
     pub kernels: Vec<(String, f64)>,
+    /// Sorts with the phase clocks (`--binning-policy ...xclocks`): (phase, subgroup-clock
+    /// cycles per tile, mean over the digit passes) in the validation trial.
+    #[serde(default)]
+    pub phases: Vec<(String, f64)>,
 }
 
 impl Row {

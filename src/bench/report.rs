@@ -26,6 +26,15 @@ pub fn kernels(rows: &[Row]) -> String {
             s.push_str(&format!("| {} n={} | {k} | {ms:.4} | {:.0}% |\n", r.primitive, r.n, 100.0 * ms / total.max(1e-12)));
         }
     }
+    for (i, r) in rows.iter().filter(|r| !r.phases.is_empty()).enumerate() {
+        if i == 0 {
+            s.push_str("\nBinning-pass phases (subgroup-clock cycles per tile, mean over the digit passes):\n\n| row | policy | phase | cycles/tile | share |\n|---|---|---|---:|---:|\n");
+        }
+        let total: f64 = r.phases.iter().map(|p| p.1).sum();
+        for (p, c) in &r.phases {
+            s.push_str(&format!("| {} n={} | {} | {p} | {c:.0} | {:.0}% |\n", r.primitive, r.n, r.policy.as_deref().unwrap_or("-"), 100.0 * c / total.max(1e-12)));
+        }
+    }
     s
 }
 

@@ -58,6 +58,8 @@ pub struct Capabilities {
     pub calibrated_timestamps: bool,
     /// VK_NV_shader_subgroup_partitioned: binning passes rank with subgroupPartitionNV.
     pub subgroup_partitioned: bool,
+    /// VK_KHR_shader_clock (shaderSubgroupClock): the binning pass's phase clocks.
+    pub shader_clock: bool,
     /// bufferDeviceAddress (Vulkan 1.2): shaders may load through 64-bit buffer addresses
     /// (the load-pattern lab's device-address cases); buffers then get device addresses.
     pub buffer_device_address: bool,
@@ -107,10 +109,15 @@ impl DeviceRequirements {
         if has(part_ext) {
             extensions.push(part_ext);
         }
+        let clock_ext = vk::KHR_SHADER_CLOCK_NAME;
         let mut ssc = vk::PhysicalDeviceSubgroupSizeControlFeatures::default();
         let mut pep = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default();
         let mut bda = vk::PhysicalDeviceBufferDeviceAddressFeatures::default();
+        let mut clock = vk::PhysicalDeviceShaderClockFeaturesKHR::default();
         let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut bda);
+        if has(clock_ext) {
+            f2 = f2.push_next(&mut clock);
+        }
         if core13 || has(ssc_ext) {
             f2 = f2.push_next(&mut ssc);
         }
@@ -121,6 +128,10 @@ impl DeviceRequirements {
         let storage_image_extended_formats = f2.features.shader_storage_image_extended_formats == vk::TRUE;
         let shader_int64 = f2.features.shader_int64 == vk::TRUE;
         let pipeline_statistics_query = f2.features.pipeline_statistics_query == vk::TRUE;
+        let shader_clock = clock.shader_subgroup_clock == vk::TRUE;
+        if shader_clock {
+            extensions.push(clock_ext);
+        }
         let capabilities = Capabilities {
             subgroup_size_control: ssc.subgroup_size_control == vk::TRUE,
             compute_full_subgroups: ssc.compute_full_subgroups == vk::TRUE,
@@ -129,6 +140,7 @@ impl DeviceRequirements {
             pipeline_statistics_query,
             calibrated_timestamps: has(cal_ext),
             subgroup_partitioned: has(part_ext),
+            shader_clock,
             buffer_device_address: bda.buffer_device_address == vk::TRUE,
             storage_image_extended_formats,
         };
@@ -598,6 +610,10 @@ unsafe fn create_device(
     }
     if c.buffer_device_address {
         ci = ci.push_next(&mut bda);
+    }
+    let mut clock = vk::PhysicalDeviceShaderClockFeaturesKHR::default().shader_subgroup_clock(true);
+    if c.shader_clock {
+        ci = ci.push_next(&mut clock);
     }
     instance.create_device(physical, &ci, None).ctx(|| "vkCreateDevice".into())
 }

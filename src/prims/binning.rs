@@ -64,19 +64,36 @@ pub struct BinningPolicy {
     /// look-back, 1: the scatter's global stores, 2: the ranking's counters).
     #[serde(default)]
     pub debug_skip: u32,
+    /// Sorts only, where the device has VK_KHR_shader_clock: time the binning pass's phases
+    /// with the subgroup clock ([`PHASES`], read back with [`phase_cycles`]).
+    #[serde(default)]
+    pub phase_clocks: bool,
+}
+
+/// The binning pass's phases, as its clocks count them.
+pub const PHASES: [&str; 6] = ["load", "rank", "offsets+stage", "look-back", "key scatter", "value scatter"];
+/// Words after a pass's look-back words: the phase clocks (16-cycle units, summed over tiles).
+const CLOCK_WORDS: u64 = 16;
+
+/// Mean cycles per tile of each phase, from a pass's state words (`state`, as read back) and
+/// its tile count.
+pub fn phase_cycles(state: &[u32], tiles: u32) -> Vec<f64> {
+    let at = 4 + 256 * tiles as usize;
+    (0..PHASES.len()).map(|k| state.get(at + k).map_or(0.0, |&c| c as f64 * 16.0 / tiles.max(1) as f64)).collect()
 }
 
 impl Default for BinningPolicy {
     fn default() -> Self {
-        BinningPolicy { workgroup_size: 512, items: 15, spin_limit: 64, histogram_groups: 1024, ballots_only: false, debug_skip: 0 }
+        BinningPolicy { workgroup_size: 512, items: 15, spin_limit: 64, histogram_groups: 1024, ballots_only: false, debug_skip: 0, phase_clocks: false }
     }
 }
 
 impl BinningPolicy {
-    /// `WORKGROUPxITEMS[xballots][xskipN]`, e.g. `512x15` or `256x16xballots` (`skipN`:
-    /// [`BinningPolicy::debug_skip`], timing experiments only).
+    /// `WORKGROUPxITEMS[xballots][xclocks][xskipN]`, e.g. `512x15` or `256x16xballots`
+    /// (`clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
+    /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (WORKGROUPxITEMS[xballots][xskipN], e.g. 512x15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (WORKGROUPxITEMS[xballots][xclocks][xskipN], e.g. 512x15)"));
         let parts: Vec<&str> = s.split('x').collect();
         let mut p = BinningPolicy::default();
         let [wg, items, rest @ ..] = &parts[..] else { return Err(bad()) };
@@ -85,6 +102,7 @@ impl BinningPolicy {
         for r in rest {
             match (*r, r.strip_prefix("skip")) {
                 ("ballots", _) => p.ballots_only = true,
+                ("clocks", _) => p.phase_clocks = true,
                 (_, Some(n)) => p.debug_skip = n.parse().map_err(|_| bad())?,
                 _ => return Err(bad()),
             }
@@ -93,7 +111,8 @@ impl BinningPolicy {
     }
     pub fn label(&self) -> String {
         let skip = if self.debug_skip != 0 { format!("xskip{}", self.debug_skip) } else { String::new() };
-        format!("{}x{}{}{skip}", self.workgroup_size, self.items, if self.ballots_only { "xballots" } else { "" })
+        let clocks = if self.phase_clocks { "xclocks" } else { "" };
+        format!("{}x{}{}{clocks}{skip}", self.workgroup_size, self.items, if self.ballots_only { "xballots" } else { "" })
     }
 }
 
@@ -114,6 +133,7 @@ pub(crate) struct BinningPass {
     /// "partitioned", "ballots" or "atomic".
     pub ranking: &'static str,
     pub debug_skip: u32,
+    pub phase_clocks: bool,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -193,7 +213,10 @@ impl BinningPass {
             && !p.ballots_only
             && ctx.capabilities().subgroup_partitioned
             && sg.supported_operations.iter().any(|o| o == "partitioned_nv");
-        let name = format!("{}{}", kernel.shader, if partitioned { "_part" } else { "" });
+        if p.phase_clocks && !ctx.capabilities().shader_clock {
+            return Err(Error::Unsupported { device: ctx.info().name.clone(), what: format!("VK_KHR_shader_clock (phase clocks of {what})") });
+        }
+        let name = format!("{}{}{}", kernel.shader, if partitioned { "_part" } else { "" }, if p.phase_clocks { "_clock" } else { "" });
         let shader = gpu::shaders::name(&name).ok_or_else(|| Error::Invalid(format!("{what}: no shader variant {name}")))?;
         let pipeline = ctx.pipeline(PipelineKey {
             shader,
@@ -218,7 +241,7 @@ impl BinningPass {
             (_, true) => "partitioned",
             _ => "ballots",
         };
-        Ok(BinningPass { workgroup_size, items, tiles: tiles as u32, ranking, debug_skip: p.debug_skip, pipeline })
+        Ok(BinningPass { workgroup_size, items, tiles: tiles as u32, ranking, debug_skip: p.debug_skip, phase_clocks: p.phase_clocks, pipeline })
     }
 
     pub fn tile_keys(&self) -> u64 {
@@ -227,12 +250,13 @@ impl BinningPass {
     /// "tile 7680 (512x15, partitioned)": for result rows.
     pub fn label(&self) -> String {
         let skip = if self.debug_skip != 0 { format!(", skip {}", self.debug_skip) } else { String::new() };
-        format!("tile {} ({}x{}, {}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
+        let clocks = if self.phase_clocks { ", clocks" } else { "" };
+        format!("tile {} ({}x{}, {}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }
 
-/// One pass's state: tile ticket, debug counter (fallbacks), two spare words, then the
-/// look-back words (256 buckets per tile).
+/// One pass's state: tile ticket, debug counter (fallbacks), two spare words, the look-back
+/// words (256 buckets per tile), then the phase clocks.
 pub(crate) fn state_bytes(tiles: u32) -> u64 {
-    (4 + 256 * tiles as u64) * 4
+    (4 + 256 * tiles as u64 + CLOCK_WORDS) * 4
 }
