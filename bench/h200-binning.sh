@@ -21,6 +21,6 @@ step selftest 120 $B selftest
 step sort 150 $B bench sort --n 2^20,2^24,2^28 --key u32,u64 --values 0,4 --trials 10 --profile --json "$OUT/sort.json"
 step multisplit 150 $B bench multisplit --n 2^24,2^28 --key u32 --buckets 2,16,256,1000,4096 --values 0,4 --ranking stable,atomic --trials 10 --profile --json "$OUT/multisplit.json"
 step perm 80 $B bench perm --n 2^24,2^28 --values 4,8 --ranking atomic,stable --trials 10 --profile --json "$OUT/perm.json"
-step policies 120 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy 512x15,512x15xballots,256x15,512x15xskip1,512x15xskip2,512x15xskip7 --trials 10 --profile --json "$OUT/policies.json"
+step policies 120 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy 512x15xclocks,512x15xballotsxclocks,256x15xclocks,512x15xskip1,512x15xskip2,512x15xskip7 --trials 10 --profile --json "$OUT/policies.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
