@@ -220,8 +220,10 @@ struct BenchArgs {
     #[arg(long, value_delimiter = ',')]
     policy: Vec<String>,
     /// Binning-pass policies of sort, multisplit and permutation to compare,
-    /// WORKGROUPxITEMS[xballots] (default: 512x15; `xballots` ranks with ballots even where
-    /// subgroupPartitionNV exists).
+    /// WORKGROUPxITEMS[xballots][xclocks][xskipN] (default: 512x15; `xballots` ranks with
+    /// ballots even where subgroupPartitionNV exists; `xclocks` times the sort's binning
+    /// phases with VK_KHR_shader_clock; `xskipN` skips phases for timing experiments, so its
+    /// results fail validation: bit 0 look-back, 1 stores, 2 ranking counters).
     #[arg(long, value_delimiter = ',')]
     binning_policy: Vec<String>,
     /// Rankings: stable, atomic (sort: an atomic first pass, unstable; permutation: stable =
