@@ -48,6 +48,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if req.capabilities.pipeline_executable_info {
         dci = dci.push_next(&mut pep);
     }
+    let mut clock = vk::PhysicalDeviceShaderClockFeaturesKHR::default().shader_subgroup_clock(true);
+    if req.capabilities.shader_clock {
+        dci = dci.push_next(&mut clock);
+    }
     if req.capabilities.buffer_device_address {
         dci = dci.push_next(&mut bda);
     }
