@@ -22,7 +22,8 @@ layout(constant_id = 1) const uint CAPACITY = 2048;
 layout(push_constant) uniform Params { uint n; uint groups; uvec2 seed; } pc;
 layout(set = 0, binding = 0, std430) readonly buffer Ids { uint ids[]; };  // sorted
 layout(set = 0, binding = 1, std430) buffer Vals { VAL vals[]; };
-layout(set = 0, binding = 2, std430) buffer Tmp { VAL tmp[]; };            // overflow scratch
+// coherent: one invocation reads what another wrote in the same dispatch (the overflow path).
+layout(set = 0, binding = 2, std430) coherent buffer Tmp { VAL tmp[]; };   // overflow scratch
 
 const uint SUB = 32u;     // sub-buckets per group
 const uint WG_MAX = 64u;  // counter columns
