@@ -329,6 +329,14 @@ void binning_pass() {
         key[j] = i < pc.n ? keys_in[i] : KEY(0);
         dig[j] = i < pc.n ? bucket_of(i, key[j]) : INVALID;
     }
+#if VALUE_WORDS > 0
+    // The values are loaded now, so their latency hides behind the ranking and look-back.
+    VAL v[ITEMS];
+    [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+        uint i = key_index(tile, j);
+        v[j] = i < pc.n ? vals_in[i] : VAL(0);
+    }
+#endif
 
     // Every element is in the same bucket: the pass is a stable copy.
     if (pass_is_trivial()) {
@@ -337,7 +345,7 @@ void binning_pass() {
             if (i < pc.n) {
                 keys_out[i] = key[j];
 #if VALUE_WORDS > 0
-                vals_out[i] = vals_in[i];
+                vals_out[i] = v[j];
 #endif
             }
         }
@@ -404,11 +412,6 @@ void binning_pass() {
     phase_end(4u);
 #if VALUE_WORDS > 0
     // Values: one plane per word.
-    VAL v[ITEMS];
-    [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-        uint i = key_index(tile, j);
-        v[j] = i < pc.n ? vals_in[i] : VAL(0);
-    }
     barrier();
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) w[j] = v[j].x;
     stage(w);
