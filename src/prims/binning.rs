@@ -38,12 +38,6 @@ impl Ranking {
             _ => invalid(format!("unknown ranking '{s}' (stable, atomic)")),
         }
     }
-    pub fn name(self) -> &'static str {
-        match self {
-            Ranking::Stable => "stable",
-            Ranking::Atomic => "atomic",
-        }
-    }
 }
 
 /// Tuning, as data. A tile is `workgroup_size * items` elements.

@@ -153,11 +153,7 @@ impl MultisplitPlan {
         // A multisplit is one binning pass: the sort's checks and geometry.
         let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
         let kw = if desc.key.wide() { "k64" } else { "k32" };
-        let kind = match desc.key {
-            KeyType::U32 | KeyType::U64 => 0,
-            KeyType::I32 | KeyType::I64 => 1,
-            _ => 2,
-        };
+        let kind = desc.key.kind();
         let src = desc.source.spec();
         let composed = if b > 256 {
             let mut sd = match desc.source {

@@ -58,7 +58,7 @@ impl KeyType {
         matches!(self, KeyType::U64 | KeyType::I64 | KeyType::F64)
     }
     /// 0 unsigned, 1 signed, 2 floating point (the kernels' KEY_KIND).
-    fn kind(self) -> u32 {
+    pub(crate) fn kind(self) -> u32 {
         match self {
             KeyType::U32 | KeyType::U64 => 0,
             KeyType::I32 | KeyType::I64 => 1,
