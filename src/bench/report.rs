@@ -14,7 +14,8 @@ fn result(r: &Row) -> String {
     }
 }
 
-/// The per-kernel breakdown of the rows profiled (`--profile`), as markdown; empty without.
+/// The per-kernel breakdown of the rows profiled (`--profile`) and the binning-pass phases of
+/// rows timed with phase clocks (`xclocks`), as markdown; empty without either.
 pub fn kernels(rows: &[Row]) -> String {
     let mut s = String::new();
     for r in rows.iter().filter(|r| !r.kernels.is_empty()) {
