@@ -203,7 +203,7 @@ void bucket_offsets(out uint hist[4]) {
 // reports it; the workgroup then recomputes the most recent such tile (decoupled fallback,
 // which needs the whole workgroup), and the walks go on. Leaves in s_glob[d] the global index
 // of this tile's first element of bucket d minus its tile position.
-const uint LB_WINDOW = 8u;
+const uint LB_WINDOW = 16u;
 shared uint s_stuck[2];  // per fallback round, by parity: 1 + the newest stuck tile, 0: none
 
 // Walks bucket d back from tile `look`, adding into `sum`; true when an inclusive prefix was
@@ -217,13 +217,23 @@ bool walk(uint d, inout uint look, inout uint sum) {
             w[i] = i <= look ? atomicLoad(state[STATE_BASE + (look - i) * 256u + d], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed)
                              : (INCLUSIVE << 30);
         }
+        // Take the window's words in order up to the first not-ready tile or an inclusive
+        // prefix; unrolled with flags rather than a break, so w[] stays in registers.
         uint i = 0u;
-        for (; i < LB_WINDOW; ++i) {
-            uint st = w[i] >> 30;
-            if (st == NOT_READY || (i <= look && forced(look - i))) break;
-            sum += w[i] & 0x3FFFFFFFu;
-            if (st == INCLUSIVE) return true;
+        bool open = true, found = false;
+        [[unroll]] for (uint k = 0u; k < LB_WINDOW; ++k) {
+            uint st = w[k] >> 30;
+            if (open && (st == NOT_READY || (k <= look && forced(look - k)))) open = false;
+            if (open) {
+                sum += w[k] & 0x3FFFFFFFu;
+                i += 1u;
+                if (st == INCLUSIVE) {
+                    open = false;
+                    found = true;
+                }
+            }
         }
+        if (found) return true;
         if (i > 0u) {
             look -= i;
             spins = 0u;
