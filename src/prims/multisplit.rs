@@ -401,18 +401,23 @@ impl MultisplitPlan {
         }
         let hist = scratch.hist.sub(0, self.hist_bytes());
         let b = self.buckets();
+        let (shift, bits) = match self.desc.source {
+            BucketSource::Bits { lo, hi } => (lo, hi - lo),
+            _ => (0, 0),
+        };
+        let aux_slice = aux.map_or(scratch.dummy.sub(0, 4), |a| a.sub(0, self.aux_bytes().max(4).min(a.size)));
+        let kb = self.keys_bytes();
+        // The bucket counts (into `counts`: the shared-memory histogram of a one-pass split, or
+        // global counters of a composed one).
+        let histogram = |rec: &mut Recorder, counts: BufferSlice| {
+            let push: [u32; 4] = [self.desc.n as u32, shift, bits, b];
+            let groups = self.desc.n.div_ceil(HIST_CHUNK).min(self.desc.policy.histogram_groups as u64) as u32;
+            rec.dispatch(&self.histogram, &[keys_in.sub(0, kb), counts, aux_slice], bytemuck::bytes_of(&push), [groups, 1, 1])
+        };
         if let (Some(c), Some(sort_scratch)) = (&self.composed, &scratch.sort) {
-            let (lo, hi) = match self.desc.source {
-                BucketSource::Bits { lo, hi } => (lo, hi),
-                _ => (0, 0),
-            };
             let counts = hist.sub(0, b as u64 * 4);
             if self.desc.n > 0 {
-                let push: [u32; 4] = [self.desc.n as u32, lo, hi - lo, b];
-                let groups = self.desc.n.div_ceil(HIST_CHUNK).min(self.desc.policy.histogram_groups as u64) as u32;
-                let kb = self.keys_bytes();
-                let aux_slice = aux.map_or(scratch.dummy.sub(0, 4), |a| a.sub(0, self.aux_bytes().max(4).min(a.size)));
-                rec.dispatch(&self.histogram, &[keys_in.sub(0, kb), counts, aux_slice], bytemuck::bytes_of(&push), [groups, 1, 1])?;
+                histogram(rec, counts)?;
                 match (&c.by_index, scratch.index) {
                     (Some(bx), Some(ix)) => self.record_by_index(rec, bx, &c.sort, (keys_in, keys_out), values, aux_slice, ix, sort_scratch, scratch.dummy)?,
                     _ => c.sort.record_sort(rec, keys_in, keys_out, values, sort_scratch)?,
@@ -427,16 +432,8 @@ impl MultisplitPlan {
             }
             return Ok(());
         }
-        let (shift, bits) = match self.desc.source {
-            BucketSource::Bits { lo, hi } => (lo, hi - lo),
-            _ => (0, 0),
-        };
         if self.desc.n > 0 {
-            let aux_slice = aux.map_or(scratch.dummy.sub(0, 4), |a| a.sub(0, self.aux_bytes().max(4).min(a.size)));
-            let kb = self.keys_bytes();
-            let push: [u32; 4] = [self.desc.n as u32, shift, bits, b];
-            let groups = self.desc.n.div_ceil(HIST_CHUNK).min(self.desc.policy.histogram_groups as u64) as u32;
-            rec.dispatch(&self.histogram, &[keys_in.sub(0, kb), hist, aux_slice], bytemuck::bytes_of(&push), [groups, 1, 1])?;
+            histogram(rec, hist)?;
             rec.barrier(&[hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "multisplit: histogram complete before the scan");
             rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&(self.desc.n as u32)), [1, 1, 1])?;
             rec.barrier(&[hist], Access::ComputeWrite, Access::ComputeRead, "multisplit: bucket offsets ready");
@@ -637,15 +634,11 @@ pub fn check(
                 // Values are input indices: O(n). Each output element names its input element;
                 // together they must be a bijection, carry that element's key and value, and
                 // sit in its bucket's range.
-                let mut seen = vec![false; n];
-                for p in 0..n {
-                    let j = g[p * vw] as usize;
-                    if j >= n || std::mem::replace(&mut seen[j], true) {
-                        return Some(format!("value {p}: index {j} is out of range or repeated (not a permutation)"));
-                    }
-                    if got.0[p * kw..(p + 1) * kw] != keys[j * kw..(j + 1) * kw] || g[p * vw..(p + 1) * vw] != v[j * vw..(j + 1) * vw] {
-                        return Some(format!("element {p}: key or value differs from input element {j} it claims to be"));
-                    }
+                let source = match super::sort::input_indices(keys, v, got.0, g, kw, vw) {
+                    Ok(s) => s,
+                    Err(e) => return Some(e),
+                };
+                for (p, &j) in source.iter().enumerate() {
                     let want = bucket_of(desc, keys, aux, j) as u64 + 1;
                     if bucket(p) != want {
                         return Some(format!("element {p} (input {j}): in bucket {}, belongs in {}", bucket(p) - 1, want - 1));

@@ -487,18 +487,14 @@ pub(crate) fn check_runs<'a>(
 /// The O(n) check of [`check`] for values whose first word is the input index (stability
 /// too, unless the sort is unstable).
 fn check_indexed(desc: &SortDesc, keys: &[u32], values: &[u32], got_keys: &[u32], got_values: &[u32]) -> Option<String> {
-    let (kw, vw, n) = ((desc.key.bytes() / 4) as usize, desc.value_bytes as usize / 4, desc.n as usize);
+    let (kw, vw) = ((desc.key.bytes() / 4) as usize, desc.value_bytes as usize / 4);
+    let source = match input_indices(keys, values, got_keys, got_values, kw, vw) {
+        Ok(s) => s,
+        Err(e) => return Some(e),
+    };
     let (lo, mask) = (desc.bits.0, bit_mask(desc.bits));
-    let mut seen = vec![false; n];
     let mut prev: Option<(u64, usize)> = None;
-    for i in 0..n {
-        let j = got_values[i * vw] as usize;
-        if j >= n || std::mem::replace(&mut seen[j], true) {
-            return Some(format!("value {i}: index {j} is out of range or repeated (not a permutation)"));
-        }
-        if got_keys[i * kw..(i + 1) * kw] != keys[j * kw..(j + 1) * kw] || got_values[i * vw..(i + 1) * vw] != values[j * vw..(j + 1) * vw] {
-            return Some(format!("element {i}: key or value differs from input element {j} it claims to be"));
-        }
+    for (i, &j) in source.iter().enumerate() {
         let k = (order_key(desc.key, desc.descending, keys, j) >> lo) & mask;
         if let Some((pk, pj)) = prev {
             if k < pk {
@@ -511,6 +507,26 @@ fn check_indexed(desc: &SortDesc, keys: &[u32], values: &[u32], got_keys: &[u32]
         prev = Some((k, j));
     }
     None
+}
+
+/// For an output whose values start with the input index (`kw` key words and `vw` value
+/// words per element): the input element each output element names, once the names are
+/// checked to be a bijection and each output element to carry its input's key and value.
+pub(crate) fn input_indices(keys: &[u32], values: &[u32], got_keys: &[u32], got_values: &[u32], kw: usize, vw: usize) -> std::result::Result<Vec<usize>, String> {
+    let n = values.len() / vw;
+    let mut seen = vec![false; n];
+    let mut source = Vec::with_capacity(n);
+    for i in 0..n {
+        let j = got_values[i * vw] as usize;
+        if j >= n || std::mem::replace(&mut seen[j], true) {
+            return Err(format!("value {i}: index {j} is out of range or repeated (not a permutation)"));
+        }
+        if got_keys[i * kw..(i + 1) * kw] != keys[j * kw..(j + 1) * kw] || got_values[i * vw..(i + 1) * vw] != values[j * vw..(j + 1) * vw] {
+            return Err(format!("element {i}: key or value differs from input element {j} it claims to be"));
+        }
+        source.push(j);
+    }
+    Ok(source)
 }
 
 #[cfg(test)]
