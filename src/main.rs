@@ -220,10 +220,12 @@ struct BenchArgs {
     #[arg(long, value_delimiter = ',')]
     policy: Vec<String>,
     /// Binning-pass policies of sort, multisplit and permutation to compare,
-    /// WORKGROUPxITEMS[xballots][xclocks][xskipN] (default: 512x15; `xballots` ranks with
-    /// ballots even where subgroupPartitionNV exists; `xclocks` times the sort's binning
-    /// phases with VK_KHR_shader_clock; `xskipN` skips phases for timing experiments, so its
-    /// results fail validation: bit 0 look-back, 1 stores, 2 ranking counters).
+    /// WORKGROUPxITEMS[xpart][xclocks][xskipN] (default: 384x15; `xpart` matches peers with
+    /// subgroupPartitionNV where the device has it, not ballots; `xclocks` times the sort's
+    /// binning phases with VK_KHR_shader_clock; `xskipN` skips phases for timing
+    /// experiments, so its results fail validation: bit 0 look-back, 1 stores, 2 ranking,
+    /// 3 peer matching only, 4 step counters only; bit 5 (results stay right) ranks with
+    /// uvec4 ballots even at 32 lanes or fewer).
     #[arg(long, value_delimiter = ',')]
     binning_policy: Vec<String>,
     /// Rankings: stable, atomic (sort: an atomic first pass, unstable; permutation: stable =

@@ -156,3 +156,21 @@ fn unstable_sort() {
     assert!(sort::check(&d, &keys, Some(&vals), &k, Some(&v)).is_some());
     common::assert_no_validation_messages(&ctx);
 }
+
+#[test]
+fn ranking_variants() {
+    // The default matches peers with scalar ballots at 32 lanes or fewer; debug bit 5 forces
+    // the uvec4 path that wider subgroups take, `xpart` subgroupPartitionNV where the device
+    // has it (else ballots). Each must give the same stable sort.
+    let ctx = common::ctx();
+    for policy in ["64x15xskip32", "128x7xpart", "64x9xpartxskip32"] {
+        for (key, value_bytes) in [(KeyType::U32, 4), (KeyType::I64, 8)] {
+            let mut d = SortDesc::new(key, 23_456);
+            d.policy = vkprims::prims::binning::BinningPolicy::parse(policy).unwrap();
+            d.value_bytes = value_bytes;
+            check(&d, KeyPattern::FewDistinct, 9);
+            check(&d, KeyPattern::Random, 10);
+        }
+    }
+    common::assert_no_validation_messages(&ctx);
+}

@@ -5,11 +5,14 @@
 // A tile (ticket order) is WG * ITEMS elements, subgroup-striped as in scan/tile.glsl:
 // subgroup s owns a contiguous segment and in step j its lane l holds element j * S + l of
 // it, so the order (s, j, l) is the input order.
-//   1. Rank. Stable (ATOMIC_RANK = 0): in each step, lanes with the same bucket find each
-//      other (subgroupPartitionNV where the device has it, else one ballot per bucket bit,
-//      all four ballot words), an element's rank is the count of lower peers, and the lowest
-//      peer adds the group's size to its subgroup's counter row. Atomic (ATOMIC_RANK = 1):
-//      one shared counter per bucket, rank = atomicAdd; order within a bucket unspecified.
+//   1. Rank. Stable (ATOMIC_RANK = 0): first, for every step at once (independent, so the
+//      subgroup operations overlap), lanes with the same bucket find each other
+//      (subgroupPartitionNV where the device has it, else one ballot per bucket bit, all four
+//      ballot words): an element's rank is the count of lower peers. Then, step by step, the
+//      lowest peer adds the group's size to its subgroup's counter row and shuffles the old
+//      count to its peers: the only serial chain is one shared read-modify-write and one
+//      shuffle per step. Atomic (ATOMIC_RANK = 1): one shared counter per bucket, rank =
+//      atomicAdd; order within a bucket unspecified.
 //   2. Per bucket, a scan over the counter rows gives each row's offset and the tile's
 //      histogram; a scan over buckets gives where each bucket starts in the tile, so every
 //      element knows its position in the tile sorted by bucket.
@@ -44,7 +47,9 @@
 layout(constant_id = 7) const uint STAGE_WORDS = 4096;
 layout(constant_id = 8) const uint ATOMIC_RANK = 0;
 // Timing experiments only (wrong results): bit 0 skips the look-back, bit 1 the scatter's
-// global stores, bit 2 the ranking's counters (every element rank 0 of its own bucket run).
+// global stores, bit 2 the ranking (every element rank 0 of its own bucket run), bit 3 only
+// the peer matching (every element its own group), bit 4 only the step counters. Bit 5 is
+// not a skip: it ranks with uvec4 ballots at every width (results stay right).
 layout(constant_id = 9) const uint DEBUG_SKIP = 0;
 
 const uint STATE_BASE = 4u;
@@ -59,8 +64,14 @@ shared uint s_sums[32];          // scan of the bucket totals: per-subgroup sums
 shared uint s_tile;
 
 KEY key[ITEMS];
-uint dig[ITEMS];
-uint loc[ITEMS];  // rank in the step, then position in the tile
+// One word per element, so the tile's per-element state costs ITEMS registers, not 2 ITEMS
+// (registers bound how many workgroups share an SM): INVALID past the end of the input; else
+// the bucket in bits 16..23 and, once ranked, the position in the tile in bits 0..15 (a tile
+// holds at most 65,536 elements: the host caps it). While ranking, bits 0..6 hold the rank
+// among the step's peers, 8..14 the peer count - 1 and 24..30 the lowest peer's lane.
+uint el[ITEMS];
+uint el_bucket(uint e) { return (e >> 16) & 0xFFu; }
+uint el_pos(uint e) { return e & 0xFFFFu; }
 
 uint tile_size() { return gl_WorkGroupSize.x * ITEMS; }
 
@@ -114,34 +125,75 @@ void rank_tile() {
     uint rows = ATOMIC_RANK != 0u ? 1u : gl_NumSubgroups;
     for (uint i = lid; i < rows * 256u; i += gl_WorkGroupSize.x) s_mem[i] = 0u;
     barrier();
+    if (ATOMIC_RANK != 0u) {
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
+            if (el[j] != INVALID) el[j] |= atomicAdd(s_mem[el_bucket(el[j])], 1u);
+        barrier();
+        return;
+    }
+    // Peers of every step: no shared memory, no barriers, so nothing serialises the steps.
+    // Where one ballot word holds the subgroup (up to 32 lanes) the masks are scalars: the
+    // uvec4 forms cost up to four times the instructions where a compiler cannot tell that
+    // the other words are zero (measured on the H200: ballot matching took 0.43 ms of a
+    // 0.98 ms pass). Debug bit 5 takes the uvec4 path at any width, so tests cover it.
+    bool narrow = gl_SubgroupSize <= 32u && (DEBUG_SKIP & 32u) == 0u;
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-        uint d = dig[j];
-        bool valid = d != INVALID;
-        if (ATOMIC_RANK != 0u) {
-            loc[j] = valid ? atomicAdd(s_mem[d], 1u) : 0u;
-            continue;
-        }
+        bool valid = el[j] != INVALID;
+        uint d = valid ? el_bucket(el[j]) : INVALID;
+        uint rank, count, leader;
+        if (narrow) {
 #ifdef PARTITIONED
-        uvec4 peers = subgroupPartitionNV(d);
+            uint m = subgroupPartitionNV(d).x;
 #else
-        uvec4 peers = subgroupBallot(valid);
-        for (uint b = 0u; b < bucket_bits(); ++b) {
-            bool bit = valid && ((d >> b) & 1u) != 0u;
-            uvec4 ones = subgroupBallot(bit);
-            peers &= bit ? ones : ~ones;
-        }
+            uint m = subgroupBallot(valid).x;
+            [[unroll]] for (uint b = 0u; b < 8u; ++b) {
+                if (b < bucket_bits()) {
+                    bool bit = valid && ((d >> b) & 1u) != 0u;
+                    uint ones = subgroupBallot(bit).x;
+                    m &= bit ? ones : ~ones;
+                }
+            }
 #endif
-        if ((DEBUG_SKIP & 4u) != 0u) peers = uvec4(0u);  // rank 0, count 0: positions collide
-        uint rank = subgroupBallotExclusiveBitCount(peers);
-        uint before = valid ? s_mem[sg * 256u + d] : 0u;
-        // The subgroup's lanes read before its leaders write, and the next step reads after:
-        // ordering of shared memory at subgroup scope is all this needs. (subgroupBarrier()
-        // would also order buffer and image memory, which a driver may implement as a
-        // costlier fence, twice per step.)
+            if ((DEBUG_SKIP & 8u) != 0u) m = subgroupBallot(valid).x & gl_SubgroupEqMask.x;
+            rank = bitCount(m & gl_SubgroupLtMask.x);
+            count = bitCount(m);  // >= 1 for a valid element
+            leader = uint(findLSB(m));
+        } else {
+#ifdef PARTITIONED
+            uvec4 peers = subgroupPartitionNV(d);
+#else
+            uvec4 peers = subgroupBallot(valid);
+            [[unroll]] for (uint b = 0u; b < 8u; ++b) {
+                if (b < bucket_bits()) {
+                    bool bit = valid && ((d >> b) & 1u) != 0u;
+                    uvec4 ones = subgroupBallot(bit);
+                    peers &= bit ? ones : ~ones;
+                }
+            }
+#endif
+            if ((DEBUG_SKIP & 8u) != 0u) peers = subgroupBallot(valid) & gl_SubgroupEqMask;
+            rank = subgroupBallotExclusiveBitCount(peers);
+            count = subgroupBallotBitCount(peers);
+            leader = subgroupBallotFindLSB(peers);
+        }
+        if (valid) el[j] |= (leader << 24) | ((count - 1u) << 8) | rank;
+    }
+    // Counters, step by step. The leader's read and write and the next step's read are
+    // ordered by a subgroup-scope barrier on shared memory (subgroupBarrier() would also
+    // order buffer and image memory, which a driver may implement as a costlier fence).
+    [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+        uint e = el[j];
+        bool valid = e != INVALID;
+        uint d = el_bucket(e), rank = e & 0x7Fu, leader = (e >> 24) & 0x7Fu;
+        uint before = 0u;
+        if (valid && rank == 0u && (DEBUG_SKIP & 20u) == 0u) {  // skip: positions collide
+            before = s_mem[sg * 256u + d];
+            s_mem[sg * 256u + d] = before + ((e >> 8) & 0x7Fu) + 1u;
+        }
+        before = subgroupShuffle(before, valid ? leader : 0u);
         step_barrier();
-        if (valid && rank == 0u) s_mem[sg * 256u + d] = before + subgroupBallotBitCount(peers);
-        step_barrier();
-        loc[j] = before + rank;
+        if ((DEBUG_SKIP & 4u) != 0u) rank = 0u;
+        if (valid) el[j] = (d << 16) | (before + rank);
     }
     barrier();
 }
@@ -316,7 +368,7 @@ uint bucket_at(uint i) {
 // lane lid then reads positions r * WG + lid. The caller barriers before the next plane.
 void stage(uint w[ITEMS]) {
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
-        if (dig[j] != INVALID) s_mem[loc[j]] = w[j];
+        if (el[j] != INVALID) s_mem[el_pos(el[j])] = w[j];
 }
 void unstage(uint count, out uint w[ITEMS]) {
     [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
@@ -337,16 +389,8 @@ void binning_pass() {
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint i = key_index(tile, j);
         key[j] = i < pc.n ? keys_in[i] : KEY(0);
-        dig[j] = i < pc.n ? bucket_of(i, key[j]) : INVALID;
+        el[j] = i < pc.n ? bucket_of(i, key[j]) << 16 : INVALID;
     }
-#if VALUE_WORDS > 0
-    // The values are loaded now, so their latency hides behind the ranking and look-back.
-    VAL v[ITEMS];
-    [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-        uint i = key_index(tile, j);
-        v[j] = i < pc.n ? vals_in[i] : VAL(0);
-    }
-#endif
 
     // Every element is in the same bucket: the pass is a stable copy.
     if (pass_is_trivial()) {
@@ -355,7 +399,7 @@ void binning_pass() {
             if (i < pc.n) {
                 keys_out[i] = key[j];
 #if VALUE_WORDS > 0
-                vals_out[i] = v[j];
+                vals_out[i] = vals_in[i];
 #endif
             }
         }
@@ -365,6 +409,15 @@ void binning_pass() {
     phase_end(0u);
     rank_tile();
     phase_end(1u);
+#if VALUE_WORDS > 0
+    // The values are loaded once ranked (not with the keys: live through the ranking they
+    // would cost ITEMS more registers there); their latency hides behind the look-back.
+    VAL v[ITEMS];
+    [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+        uint i = key_index(tile, j);
+        v[j] = i < pc.n ? vals_in[i] : VAL(0);
+    }
+#endif
     uint hist[4];
     bucket_offsets(hist);
     // Publish early: tile 0 is complete at once (a forced tile posts nothing yet).
@@ -378,8 +431,8 @@ void binning_pass() {
     // Positions in the tile; the counter rows are then dead and s_mem takes the first plane.
     uint sg = ATOMIC_RANK != 0u ? 0u : gl_SubgroupID;
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-        uint d = dig[j];
-        if (d != INVALID) loc[j] = s_mem[sg * 256u + d] + loc[j];
+        uint e = el[j];
+        if (e != INVALID) el[j] = (e & 0xFF0000u) | (s_mem[sg * 256u + el_bucket(e)] + el_pos(e));
     }
     barrier();
     uint w[ITEMS], got[ITEMS];

@@ -32,11 +32,16 @@ void main() {
             uint i = base + j * wg + lid;
             k[j] = i < pc.n ? keys[i] : KEY(0);
         }
+        // Unrolled over passes too (bounded by MAX_PASSES), so the digit extractions and the
+        // shared atomics of a key are independent instructions, not a loop.
         [[unroll]] for (uint j = 0u; j < HIST_ITEMS; ++j) {
-            if (base + j * wg + lid >= pc.n) break;
-            for (uint p = 0u; p < pc.passes; ++p) {
-                uint bits = p + 1u == pc.passes ? pc.last_bits : 8u;
-                atomicAdd(s_hist[p * 256u + digit_of(k[j], pc.lo + 8u * p, bits)], 1u);
+            if (base + j * wg + lid < pc.n) {
+                [[unroll]] for (uint p = 0u; p < MAX_PASSES; ++p) {
+                    if (p < pc.passes) {
+                        uint bits = p + 1u == pc.passes ? pc.last_bits : 8u;
+                        atomicAdd(s_hist[p * 256u + digit_of(k[j], pc.lo + 8u * p, bits)], 1u);
+                    }
+                }
             }
         }
     }

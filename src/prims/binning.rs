@@ -15,6 +15,8 @@ use crate::gpu::{self, Context, Pipeline, PipelineKey};
 pub const MAX_N: u64 = (1 << 30) - 1;
 /// Counter rows: one per subgroup, so at most 16 subgroups per workgroup.
 const MAX_SUBGROUPS: u32 = 16;
+/// Elements per tile: a tile position is 16 bits in the kernel.
+const MAX_TILE: u32 = 1 << 16;
 /// Shared words besides the staging area: bucket starts, look-back sums, fallback histogram,
 /// subgroup sums, flags.
 const FIXED_SHARED_WORDS: u32 = 3 * 256 + 32 + 5;
@@ -51,9 +53,11 @@ pub struct BinningPolicy {
     pub spin_limit: u32,
     /// Workgroups of the upfront histogram.
     pub histogram_groups: u32,
-    /// Rank with ballots even where subgroupPartitionNV exists (to compare the two).
+    /// Match a step's peers with subgroupPartitionNV where the device has it, not with one
+    /// ballot per bucket bit. Off by default: on the H200 ballots were faster (a 384x15 u32
+    /// pass at 2^26: 0.70 ms with ballots, 0.89 ms partitioned).
     #[serde(default)]
-    pub ballots_only: bool,
+    pub partitioned: bool,
     /// Timing experiments only, results are wrong: skip phases of the binning pass (bit 0:
     /// look-back, 1: the scatter's global stores, 2: the ranking's counters).
     #[serde(default)]
@@ -78,16 +82,16 @@ pub fn phase_cycles(state: &[u32], tiles: u32) -> Vec<f64> {
 
 impl Default for BinningPolicy {
     fn default() -> Self {
-        BinningPolicy { workgroup_size: 512, items: 15, spin_limit: 64, histogram_groups: 1024, ballots_only: false, debug_skip: 0, phase_clocks: false }
+        BinningPolicy { workgroup_size: 384, items: 15, spin_limit: 64, histogram_groups: 1024, partitioned: false, debug_skip: 0, phase_clocks: false }
     }
 }
 
 impl BinningPolicy {
-    /// `WORKGROUPxITEMS[xballots][xclocks][xskipN]`, e.g. `512x15` or `256x16xballots`
+    /// `WORKGROUPxITEMS[xpart][xclocks][xskipN]`, e.g. `384x15` or `256x16xpart`
     /// (`clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (WORKGROUPxITEMS[xballots][xclocks][xskipN], e.g. 512x15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (WORKGROUPxITEMS[xpart][xclocks][xskipN], e.g. 384x15)"));
         let parts: Vec<&str> = s.split('x').collect();
         let mut p = BinningPolicy::default();
         let [wg, items, rest @ ..] = &parts[..] else { return Err(bad()) };
@@ -95,7 +99,7 @@ impl BinningPolicy {
         p.items = items.parse().map_err(|_| bad())?;
         for r in rest {
             match (*r, r.strip_prefix("skip")) {
-                ("ballots", _) => p.ballots_only = true,
+                ("part", _) => p.partitioned = true,
                 ("clocks", _) => p.phase_clocks = true,
                 (_, Some(n)) => p.debug_skip = n.parse().map_err(|_| bad())?,
                 _ => return Err(bad()),
@@ -106,7 +110,7 @@ impl BinningPolicy {
     pub fn label(&self) -> String {
         let skip = if self.debug_skip != 0 { format!("xskip{}", self.debug_skip) } else { String::new() };
         let clocks = if self.phase_clocks { "xclocks" } else { "" };
-        format!("{}x{}{}{clocks}{skip}", self.workgroup_size, self.items, if self.ballots_only { "xballots" } else { "" })
+        format!("{}x{}{}{clocks}{skip}", self.workgroup_size, self.items, if self.partitioned { "xpart" } else { "" })
     }
 }
 
@@ -174,7 +178,7 @@ impl BinningPass {
         if [p.workgroup_size, p.items, p.spin_limit, p.histogram_groups].contains(&0) {
             return invalid(format!("{what}: policy values must be positive ({p:?})"));
         }
-        require_subgroup_ops(ctx, what, &["basic", "ballot", "arithmetic"])?;
+        require_subgroup_ops(ctx, what, &["basic", "ballot", "arithmetic", "shuffle"])?;
         let sg = &ctx.info().subgroup;
         let min_sg = input.subgroup_size.unwrap_or(sg.min_size);
         let workgroup_size = p.workgroup_size.min(MAX_SUBGROUPS * min_sg).max(64);
@@ -185,7 +189,8 @@ impl BinningPass {
         let shared_words = ctx.info().max_shared_memory_bytes / 4;
         let rows = workgroup_size / min_sg * 256;
         let fit = shared_words.saturating_sub(FIXED_SHARED_WORDS) / workgroup_size;
-        let items = p.items.min(fit);
+        // A position in the tile takes 16 bits of the kernel's per-element word.
+        let items = p.items.min(fit).min(MAX_TILE / workgroup_size);
         if items == 0 || rows + FIXED_SHARED_WORDS > shared_words {
             return invalid(format!("{what}: a workgroup of {workgroup_size} does not fit in {} bytes of shared memory", shared_words * 4));
         }
@@ -204,7 +209,7 @@ impl BinningPass {
             ));
         }
         let partitioned = ranking == Ranking::Stable
-            && !p.ballots_only
+            && p.partitioned
             && ctx.capabilities().subgroup_partitioned
             && sg.supported_operations.iter().any(|o| o == "partitioned_nv");
         if p.phase_clocks && !ctx.capabilities().shader_clock {
