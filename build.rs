@@ -123,6 +123,8 @@ fn load_lab_variants() -> Vec<Variant> {
         v("loads_texture_sample".into(), "loads/texture.comp", &[("MODE", "1")]),
         v("loads_sweep".into(), "loads/sweep.comp", &[]),
         v("loads_chase".into(), "loads/chase.comp", &[]),
+        // The chase with subgroup-clock cycles (VK_KHR_shader_clock), untimed.
+        v("loads_chase_clock".into(), "loads/chase.comp", &[("CLOCK", "1")]),
     ];
     for elem in ["1", "2", "4"] {
         out.push(v(format!("loads_structured_{elem}"), "loads/structured.comp", &[("ELEM", elem)]));

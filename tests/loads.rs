@@ -99,6 +99,16 @@ fn sweep_and_chase_verify_and_skip_beyond_the_buffer_limit() {
         }
         if r.case.starts_with("chase") && r.status == "ok" {
             assert!(r.latency_ns.is_some() && r.doubling_ratio.is_some());
+            // Cycles per hop wherever the device has the subgroup clock (lavapipe does).
+            if common::ctx().capabilities().shader_clock {
+                let c = r.latency_cycles.expect("cycles from the shader clock");
+                assert!(c > 0.0, "{}: {c} cycles per hop", r.case);
+                assert!(r.flags.iter().any(|f| f.contains("cycles/load")), "{:?}", r.flags);
+            } else {
+                assert!(r.latency_cycles.is_none());
+            }
+        } else {
+            assert!(r.latency_cycles.is_none());
         }
     }
 }
@@ -268,4 +278,5 @@ fn cli_run_writes_table_json_and_csv() {
     let csv = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(csv.lines().count(), 9);
     assert!(csv.starts_with("case,resource,group,status,"));
+    assert!(csv.lines().next().unwrap().contains(",latency_ns,latency_cycles,verified,"));
 }

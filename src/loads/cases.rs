@@ -265,7 +265,9 @@ impl Case {
             ),
             Kind::Chase { .. } => s.push_str(
                 "  one invocation follows a random cyclic permutation of the lines (each line's first word holds the next \
-                 line's address); ns per load = (time of 2H hops - time of H hops) / H, so launch costs cancel\n",
+                 line's address); ns per load = (time of 2H hops - time of H hops) / H, so launch costs cancel; with \
+                 VK_KHR_shader_clock also cycles per load, the same difference of subgroup-clock cycles (independent of the \
+                 clock rate)\n",
             ),
         }
         s

@@ -60,7 +60,7 @@ fn field(s: &str) -> String {
 pub fn csv(res: &LabResults) -> String {
     let mut s = String::from(
         "case,resource,group,status,reason,threads,loads_per_thread,bytes_per_load,median_ms,min_ms,max_ms,samples,\
-         ratio,loads_per_s,bytes_per_s,doubling_ratio,latency_ns,verified,flags\n",
+         ratio,loads_per_s,bytes_per_s,doubling_ratio,latency_ns,latency_cycles,verified,flags\n",
     );
     for r in &res.rows {
         let f = |v: Option<f64>| v.map_or(String::new(), |v| v.to_string());
@@ -83,6 +83,7 @@ pub fn csv(res: &LabResults) -> String {
             f(r.bytes_per_s),
             f(r.doubling_ratio),
             f(r.latency_ns),
+            f(r.latency_cycles),
             r.verified.map_or(String::new(), |v| v.to_string()),
             field(&r.flags.join("; ")),
         ];

@@ -120,6 +120,9 @@ pub struct LoadRow {
     pub doubling_ratio: Option<f64>,
     /// The chase: ns per dependent load.
     pub latency_ns: Option<f64>,
+    /// The chase: subgroup-clock cycles per dependent load, independent of the clock rate
+    /// (None without VK_KHR_shader_clock).
+    pub latency_cycles: Option<f64>,
     pub verified: Option<bool>,
     pub flags: Vec<String>,
 }
@@ -142,6 +145,7 @@ impl LoadRow {
             bytes_per_s: None,
             doubling_ratio: None,
             latency_ns: None,
+            latency_cycles: None,
             verified: None,
             flags: Vec::new(),
         }
@@ -358,6 +362,26 @@ impl<'a> Lab<'a> {
         rec.submit_and_wait()?;
         drop(rec);
         Ok(bytemuck::cast_slice(&self.readback.read(bytes as usize)?).to_vec())
+    }
+
+    /// Dispatch `p` once per push constant, in order, and return the 64-bit count each
+    /// dispatch stored in words 2 and 3 (the chase's clock variant: its loop's cycles).
+    pub fn cycles(&mut self, what: &str, p: &Pipeline, binds: &[Bind], pushes: &[Vec<u8>]) -> Result<Vec<u64>> {
+        let out = self.out.head(16);
+        let bytes = pushes.len() as u64 * 8;
+        let back = self.readback.head(bytes);
+        let mut rec = Recorder::new(self.ctx, format!("cycles {what}"))?;
+        for (i, push) in pushes.iter().enumerate() {
+            rec.barrier(&[out], Access::ComputeWrite, Access::ComputeReadWrite, "the chase reads the cursor the last dispatch stored");
+            rec.dispatch_with(p, binds, push, [1, 1, 1])?;
+            rec.barrier(&[out], Access::ComputeWrite, Access::TransferRead, "the copy reads the cycles the dispatch stored");
+            rec.copy(out.sub(8, 8), back.sub(i as u64 * 8, 8));
+            rec.barrier(&[out], Access::TransferRead, Access::ComputeWrite, "the next dispatch stores over the copied cycles");
+        }
+        rec.barrier(&[back], Access::TransferWrite, Access::HostRead, "the host reads the cycles");
+        rec.submit_and_wait()?;
+        drop(rec);
+        Ok(self.readback.read(bytes as usize)?.chunks_exact(8).map(|w| u64::from_le_bytes(w.try_into().unwrap())).collect())
     }
 
     pub fn pipeline(&self, shader: &'static str, spec: Vec<u32>, descriptors: &[Descriptor], push_bytes: usize) -> Result<Arc<Pipeline>> {

@@ -67,6 +67,9 @@ pub(crate) fn sweep_case(lab: &mut Lab, case: &Case, bytes: u64) -> Result<LoadR
     Ok(row)
 }
 
+/// Untimed (H, 2H) dispatch pairs whose subgroup-clock cycles give the chase's cycles per hop.
+const CLOCK_PAIRS: usize = 9;
+
 pub(crate) fn chase_case(lab: &mut Lab, case: &Case, bytes: u64) -> Result<LoadRow> {
     let ctx = lab.ctx.clone();
     let per_line = (CHASE_LINE / 4) as u32;
@@ -94,12 +97,32 @@ pub(crate) fn chase_case(lab: &mut Lab, case: &Case, bytes: u64) -> Result<LoadR
     row.stats = Some(m1.stats.clone());
     row.doubling_ratio = Some(m2.stats.median_ns / m1.stats.median_ns);
     row.latency_ns = Some(ns);
+    // Cycles per hop from the subgroup clock, in untimed dispatches of a variant that reads
+    // it around the loop, so the timed kernel stays the plain one. Unlike ns, cycles do not
+    // depend on the clock a GPU runs a lone invocation at.
+    if ctx.capabilities().shader_clock {
+        let pc = lab.pipeline("loads_chase_clock", vec![1], &[Descriptor::StorageBuffer], 16)?;
+        // A warm-up pair (its first dispatch saw outliers on lavapipe), then CLOCK_PAIRS.
+        let pair = [push(mask, NEVER, 0, hops, &[]), push(mask, NEVER, 0, 2 * hops, &[])];
+        let pushes: Vec<Vec<u8>> = (0..=CLOCK_PAIRS).flat_map(|_| pair.clone()).collect();
+        let c = lab.cycles(&case.name, &pc, &binds, &pushes)?;
+        // The median over pairs of 2H - H: adjacent dispatches, so drift (caches still
+        // warming along the cycle, clock changes) cancels within each pair.
+        let mut d: Vec<f64> = c[2..].chunks_exact(2).map(|p| p[1] as f64 - p[0] as f64).collect();
+        d.sort_by(f64::total_cmp);
+        row.latency_cycles = Some(d[CLOCK_PAIRS / 2] / hops as f64);
+    }
+    let cycles = row.latency_cycles.filter(|&c| c > 0.0).map(|c| format!("{c:.1} cycles/load"));
     if ns > 0.0 {
         row.loads_per_s = Some(1e9 / ns);
         row.bytes_per_s = Some(4e9 / ns);
-        row.flags.push(format!("{ns:.1} ns/load"));
+        row.flags.push(match cycles {
+            Some(c) => format!("{ns:.1} ns/load, {c}"),
+            None => format!("{ns:.1} ns/load"),
+        });
     } else {
         row.flags.push("2H hops no slower than H: latency below timer noise".into());
+        row.flags.extend(cycles);
     }
     if lab.opts.verify {
         // The skew hook shortens the chain by one hop, so the end word differs.
