@@ -45,7 +45,8 @@ impl Ranking {
 /// Tuning, as data. A tile is `workgroup_size * items` elements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BinningPolicy {
-    /// Capped at 16 subgroups (the kernel's per-subgroup bucket counters).
+    /// Capped at 16 subgroups (the kernel's per-subgroup bucket counters). 0 (the default):
+    /// tuned per element size, see [`BinningPolicy::AUTO_WORKGROUP`].
     pub workgroup_size: u32,
     /// Elements per lane per tile (lowered where the tile would not fit in shared memory).
     pub items: u32,
@@ -82,12 +83,28 @@ pub fn phase_cycles(state: &[u32], tiles: u32) -> Vec<f64> {
 
 impl Default for BinningPolicy {
     fn default() -> Self {
-        BinningPolicy { workgroup_size: 384, items: 15, spin_limit: 64, histogram_groups: 1024, partitioned: false, debug_skip: 0, phase_clocks: false }
+        BinningPolicy { workgroup_size: 0, items: 15, spin_limit: 64, histogram_groups: 1024, partitioned: false, debug_skip: 0, phase_clocks: false }
     }
 }
 
 impl BinningPolicy {
-    /// `WORKGROUPxITEMS[xpart][xclocks][xskipN]`, e.g. `384x15` or `256x16xpart`
+    /// The default workgroup for 4-byte keys alone, and for anything with more bytes per
+    /// element (64-bit keys or values: more registers, so fewer workgroups fit an SM). H200,
+    /// 2^24 elements, 15 per lane: u32 keys 0.84 ms at 384 and 1.05 at 256; u32 pairs 1.21
+    /// and 1.10; u64 keys 2.23 and 2.01 (bench/results/h200/binning/session3/5-final).
+    pub const AUTO_WORKGROUP: [u32; 2] = [384, 256];
+
+    /// The workgroup size asked for: the policy's, or the tuned default for the element.
+    pub fn workgroup_for(&self, key: KeyType, value_bytes: u32) -> u32 {
+        match self.workgroup_size {
+            0 if key.wide() || value_bytes > 0 => Self::AUTO_WORKGROUP[1],
+            0 => Self::AUTO_WORKGROUP[0],
+            w => w,
+        }
+    }
+
+    /// `WORKGROUPxITEMS[xpart][xclocks][xskipN]`, e.g. `384x15` or `256x16xpart`; WORKGROUP
+    /// `auto` is the tuned default ([`BinningPolicy::workgroup_for`]).
     /// (`clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
@@ -95,7 +112,10 @@ impl BinningPolicy {
         let parts: Vec<&str> = s.split('x').collect();
         let mut p = BinningPolicy::default();
         let [wg, items, rest @ ..] = &parts[..] else { return Err(bad()) };
-        p.workgroup_size = wg.parse().map_err(|_| bad())?;
+        p.workgroup_size = if *wg == "auto" { 0 } else { wg.parse().map_err(|_| bad())? };
+        if p.workgroup_size == 0 && *wg != "auto" {
+            return Err(bad());
+        }
         p.items = items.parse().map_err(|_| bad())?;
         for r in rest {
             match (*r, r.strip_prefix("skip")) {
@@ -110,7 +130,8 @@ impl BinningPolicy {
     pub fn label(&self) -> String {
         let skip = if self.debug_skip != 0 { format!("xskip{}", self.debug_skip) } else { String::new() };
         let clocks = if self.phase_clocks { "xclocks" } else { "" };
-        format!("{}x{}{}{clocks}{skip}", self.workgroup_size, self.items, if self.partitioned { "xpart" } else { "" })
+        let wg = if self.workgroup_size == 0 { "auto".to_string() } else { self.workgroup_size.to_string() };
+        format!("{wg}x{}{}{clocks}{skip}", self.items, if self.partitioned { "xpart" } else { "" })
     }
 }
 
@@ -175,13 +196,13 @@ impl BinningPass {
         if force_fallback_period == 1 {
             return invalid(format!("{what}: force_fallback_period must be 0 (off) or at least 2"));
         }
-        if [p.workgroup_size, p.items, p.spin_limit, p.histogram_groups].contains(&0) {
+        if [p.items, p.spin_limit, p.histogram_groups].contains(&0) {
             return invalid(format!("{what}: policy values must be positive ({p:?})"));
         }
         require_subgroup_ops(ctx, what, &["basic", "ballot", "arithmetic", "shuffle"])?;
         let sg = &ctx.info().subgroup;
         let min_sg = input.subgroup_size.unwrap_or(sg.min_size);
-        let workgroup_size = p.workgroup_size.min(MAX_SUBGROUPS * min_sg).max(64);
+        let workgroup_size = p.workgroup_for(input.key, input.value_bytes).min(MAX_SUBGROUPS * min_sg).max(64);
         if workgroup_size % sg.max_size.max(min_sg) != 0 || workgroup_size / min_sg > MAX_SUBGROUPS {
             return invalid(format!("{what}: no workgroup size fits subgroup sizes {}..{}", sg.min_size, sg.max_size));
         }
