@@ -104,6 +104,22 @@ fn one_bucket_empty_buckets_fallback_and_size() {
     let mut d = MultisplitDesc::new(KeyType::U32, 1_000_003, BucketSource::Bits { lo: 24, hi: 32 });
     d.value_bytes = 4;
     check(&d, &sort_keys(KeyPattern::Random, KeyType::U32, 1_000_003, 5), None);
+    // Every word plane staged at once (`xplanes`), with buckets from ids, from splitters
+    // (bucket of a tile position by search), and both rankings.
+    for ranking in [Ranking::Stable, Ranking::Atomic] {
+        let mut d = MultisplitDesc::new(KeyType::U32, n as u64, BucketSource::Ids { buckets: 200 });
+        d.policy = vkprims::prims::binning::BinningPolicy::parse("autox9xplanes").unwrap();
+        d.value_bytes = 8;
+        d.ranking = ranking;
+        d.force_fallback_period = 3;
+        check(&d, &keys, Some(&ids(n, 200, 1, 8)));
+        let mut d = MultisplitDesc::new(KeyType::F64, 30_011, BucketSource::Splitters { count: 31 });
+        d.policy = vkprims::prims::binning::BinningPolicy::parse("autox15xplanes").unwrap();
+        d.value_bytes = 4;
+        d.ranking = ranking;
+        let k = sort_keys(KeyPattern::Random, KeyType::F64, d.n as usize, 4);
+        check(&d, &k, Some(&splitters(KeyType::F64, &k, 31, 10)));
+    }
     common::assert_no_validation_messages(&ctx);
 }
 

@@ -174,3 +174,22 @@ fn ranking_variants() {
     }
     common::assert_no_validation_messages(&ctx);
 }
+
+#[test]
+fn all_planes_staged_at_once() {
+    // `xplanes`: every word plane in shared memory before the look-back; 8-byte keys with
+    // 8-byte values need four planes, so fewer items fit (lavapipe: 32 KiB).
+    let ctx = common::ctx();
+    for (key, value_bytes) in [(KeyType::U32, 0), (KeyType::F32, 4), (KeyType::U64, 0), (KeyType::I64, 4), (KeyType::F64, 8)] {
+        for descending in [false, true] {
+            let mut d = SortDesc::new(key, 33_333);
+            d.policy = vkprims::prims::binning::BinningPolicy::parse("autox15xplanes").unwrap();
+            d.value_bytes = value_bytes;
+            d.descending = descending;
+            d.force_fallback_period = if descending { 3 } else { 0 };
+            check(&d, KeyPattern::Random, 21);
+            check(&d, KeyPattern::FewDistinct, 22);
+        }
+    }
+    common::assert_no_validation_messages(&ctx);
+}

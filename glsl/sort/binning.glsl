@@ -51,6 +51,11 @@ layout(constant_id = 8) const uint ATOMIC_RANK = 0;
 // the peer matching (every element its own group), bit 4 only the step counters. Bit 5 is
 // not a skip: it ranks with uvec4 ballots at every width (results stay right).
 layout(constant_id = 9) const uint DEBUG_SKIP = 0;
+// 1: every word plane of the tile (key words, then value words) is staged at once, plane p at
+// s_mem[p * tile_size()], before the look-back; the scatter then needs no per-element arrays
+// (fewer registers for 64-bit keys and values, at the cost of shared memory). 0: one plane at
+// a time through the same words.
+layout(constant_id = 10) const uint STAGE_ALL = 0;
 
 const uint STATE_BASE = 4u;
 const uint NOT_READY = 0u, AGGREGATE = 1u, INCLUSIVE = 2u;
@@ -70,6 +75,9 @@ KEY key[ITEMS];
 // holds at most 65,536 elements: the host caps it). While ranking, bits 0..6 hold the rank
 // among the step's peers, 8..14 the peer count - 1 and 24..30 the lowest peer's lane.
 uint el[ITEMS];
+#if VALUE_WORDS > 0
+VAL v[ITEMS];
+#endif
 uint el_bucket(uint e) { return (e >> 16) & 0xFFu; }
 uint el_pos(uint e) { return e & 0xFFFFu; }
 
@@ -377,6 +385,50 @@ void unstage(uint count, out uint w[ITEMS]) {
     }
 }
 
+// STAGE_ALL: every word plane in shared memory at once, element j's words at its tile
+// position of each plane.
+const uint KEY_WORDS = KEY64 != 0 ? 2u : 1u;
+void stage_planes() {
+    uint t = tile_size();
+    [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+        uint e = el[j];
+        if (e == INVALID) continue;
+        uint at = el_pos(e);
+        s_mem[at] = uint(key[j]);
+#if KEY64
+        s_mem[t + at] = uint(key[j] >> 32);
+#endif
+#if VALUE_WORDS == 1
+        s_mem[KEY_WORDS * t + at] = v[j];
+#elif VALUE_WORDS == 2
+        s_mem[KEY_WORDS * t + at] = v[j].x;
+        s_mem[(KEY_WORDS + 1u) * t + at] = v[j].y;
+#endif
+    }
+}
+// Then each lane takes tile positions r * WG + lid: its key (for the bucket), destination,
+// key and value stores, nothing kept across positions.
+void scatter_planes(uint count) {
+    uint t = tile_size(), wg = gl_WorkGroupSize.x;
+    [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
+        uint i = r * wg + gl_LocalInvocationIndex;
+        if (i >= count) continue;
+#if KEY64
+        KEY k = KEY(s_mem[i]) | (KEY(s_mem[t + i]) << 32);
+#else
+        KEY k = s_mem[i];
+#endif
+        uint dst = s_glob[bucket_is_key_function() ? bucket_of(0u, k) : bucket_at(i)] + i;
+        if ((DEBUG_SKIP & 2u) != 0u) continue;
+        keys_out[dst] = k;
+#if VALUE_WORDS == 1
+        vals_out[dst] = s_mem[KEY_WORDS * t + i];
+#elif VALUE_WORDS == 2
+        vals_out[dst] = uvec2(s_mem[KEY_WORDS * t + i], s_mem[(KEY_WORDS + 1u) * t + i]);
+#endif
+    }
+}
+
 void binning_pass() {
     uint lid = gl_LocalInvocationIndex;
     if (lid == 0u) s_tile = atomicAdd(state[0], 1u);
@@ -412,7 +464,6 @@ void binning_pass() {
 #if VALUE_WORDS > 0
     // The values are loaded once ranked (not with the keys: live through the ranking they
     // would cost ITEMS more registers there); their latency hides behind the look-back.
-    VAL v[ITEMS];
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint i = key_index(tile, j);
         v[j] = i < pc.n ? vals_in[i] : VAL(0);
@@ -436,6 +487,17 @@ void binning_pass() {
     }
     barrier();
     uint w[ITEMS], got[ITEMS];
+    if (STAGE_ALL != 0u) {
+        stage_planes();
+        phase_end(2u);
+        look_back(tile, hist);
+        barrier();
+        phase_end(3u);
+        scatter_planes(count);
+        phase_end(4u);
+        phase_end(5u);
+        return;
+    }
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) w[j] = uint(key[j]);
     stage(w);
     phase_end(2u);

@@ -67,6 +67,12 @@ pub struct BinningPolicy {
     /// with the subgroup clock ([`PHASES`], read back with [`phase_cycles`]).
     #[serde(default)]
     pub phase_clocks: bool,
+    /// Stage every word plane of a tile (key words, value words) in shared memory at once,
+    /// before the look-back, rather than one plane at a time after it: the scatter then keeps
+    /// nothing per element in registers, at the cost of shared memory (fewer items per lane
+    /// where the planes would not fit).
+    #[serde(default)]
+    pub stage_all: bool,
 }
 
 /// The binning pass's phases, as its clocks count them.
@@ -83,7 +89,7 @@ pub fn phase_cycles(state: &[u32], tiles: u32) -> Vec<f64> {
 
 impl Default for BinningPolicy {
     fn default() -> Self {
-        BinningPolicy { workgroup_size: 0, items: 15, spin_limit: 64, histogram_groups: 1024, partitioned: false, debug_skip: 0, phase_clocks: false }
+        BinningPolicy { workgroup_size: 0, items: 15, spin_limit: 64, histogram_groups: 1024, partitioned: false, debug_skip: 0, phase_clocks: false, stage_all: false }
     }
 }
 
@@ -103,12 +109,13 @@ impl BinningPolicy {
         }
     }
 
-    /// `WORKGROUPxITEMS[xpart][xclocks][xskipN]`, e.g. `384x15` or `256x16xpart`; WORKGROUP
+    /// `WORKGROUPxITEMS[xpart][xplanes][xclocks][xskipN]`, e.g. `384x15` or `256x16xpart`
+    /// (`planes`: [`BinningPolicy::stage_all`]); WORKGROUP
     /// `auto` is the tuned default ([`BinningPolicy::workgroup_for`]).
     /// (`clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (WORKGROUPxITEMS[xpart][xclocks][xskipN], e.g. 384x15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (WORKGROUPxITEMS[xpart][xplanes][xclocks][xskipN], e.g. 384x15)"));
         let parts: Vec<&str> = s.split('x').collect();
         let mut p = BinningPolicy::default();
         let [wg, items, rest @ ..] = &parts[..] else { return Err(bad()) };
@@ -120,6 +127,7 @@ impl BinningPolicy {
         for r in rest {
             match (*r, r.strip_prefix("skip")) {
                 ("part", _) => p.partitioned = true,
+                ("planes", _) => p.stage_all = true,
                 ("clocks", _) => p.phase_clocks = true,
                 (_, Some(n)) => p.debug_skip = n.parse().map_err(|_| bad())?,
                 _ => return Err(bad()),
@@ -131,7 +139,7 @@ impl BinningPolicy {
         let skip = if self.debug_skip != 0 { format!("xskip{}", self.debug_skip) } else { String::new() };
         let clocks = if self.phase_clocks { "xclocks" } else { "" };
         let wg = if self.workgroup_size == 0 { "auto".to_string() } else { self.workgroup_size.to_string() };
-        format!("{wg}x{}{}{clocks}{skip}", self.items, if self.partitioned { "xpart" } else { "" })
+        format!("{wg}x{}{}{clocks}{skip}", self.items, if self.partitioned { "xpart" } else { "" }) + if self.stage_all { "xplanes" } else { "" }
     }
 }
 
@@ -153,6 +161,7 @@ pub(crate) struct BinningPass {
     pub ranking: &'static str,
     pub debug_skip: u32,
     pub phase_clocks: bool,
+    pub stage_all: bool,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -206,16 +215,18 @@ impl BinningPass {
         if workgroup_size % sg.max_size.max(min_sg) != 0 || workgroup_size / min_sg > MAX_SUBGROUPS {
             return invalid(format!("{what}: no workgroup size fits subgroup sizes {}..{}", sg.min_size, sg.max_size));
         }
-        // Shared memory: the larger of the counter rows and one word plane of the tile.
+        // Shared memory: the larger of the counter rows and the staged word planes of the
+        // tile (one, or all of them with `stage_all`).
+        let planes = if p.stage_all { (input.key.bytes() as u32 + input.value_bytes) / 4 } else { 1 };
         let shared_words = ctx.info().max_shared_memory_bytes / 4;
         let rows = workgroup_size / min_sg * 256;
-        let fit = shared_words.saturating_sub(FIXED_SHARED_WORDS) / workgroup_size;
+        let fit = shared_words.saturating_sub(FIXED_SHARED_WORDS) / (workgroup_size * planes);
         // A position in the tile takes 16 bits of the kernel's per-element word.
         let items = p.items.min(fit).min(MAX_TILE / workgroup_size);
         if items == 0 || rows + FIXED_SHARED_WORDS > shared_words {
             return invalid(format!("{what}: a workgroup of {workgroup_size} does not fit in {} bytes of shared memory", shared_words * 4));
         }
-        let stage_words = rows.max(workgroup_size * items);
+        let stage_words = rows.max(workgroup_size * items * planes);
         let tile = workgroup_size as u64 * items as u64;
         let tiles = input.n.div_ceil(tile);
         if (tiles * tile) >> 32 != 0 {
@@ -251,6 +262,7 @@ impl BinningPass {
                 stage_words,
                 (ranking == Ranking::Atomic) as u32,
                 p.debug_skip,
+                p.stage_all as u32,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -261,7 +273,7 @@ impl BinningPass {
             (_, true) => "partitioned",
             _ => "ballots",
         };
-        Ok(BinningPass { workgroup_size, items, tiles: tiles as u32, ranking, debug_skip: p.debug_skip, phase_clocks: p.phase_clocks, pipeline })
+        Ok(BinningPass { workgroup_size, items, tiles: tiles as u32, ranking, debug_skip: p.debug_skip, phase_clocks: p.phase_clocks, stage_all: p.stage_all, pipeline })
     }
 
     pub fn tile_keys(&self) -> u64 {
@@ -271,7 +283,8 @@ impl BinningPass {
     pub fn label(&self) -> String {
         let skip = if self.debug_skip != 0 { format!(", skip {}", self.debug_skip) } else { String::new() };
         let clocks = if self.phase_clocks { ", clocks" } else { "" };
-        format!("tile {} ({}x{}, {}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
+        let planes = if self.stage_all { ", planes" } else { "" };
+        format!("tile {} ({}x{}, {}{planes}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }
 
