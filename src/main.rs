@@ -180,6 +180,9 @@ enum Cmd {
     Pipelines {
         #[arg(long)]
         stats: bool,
+        /// Binning-pass policies of the sort pipelines to list (default: the default policy).
+        #[arg(long, value_delimiter = ',')]
+        binning_policy: Vec<String>,
         #[command(flatten)]
         dev: DeviceArgs,
     },
@@ -729,7 +732,12 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                 .collect::<vkprims::Result<Vec<_>>>()?;
             bench::plot::plot(&loaded, &primitive, &out)?;
         }
-        Cmd::Pipelines { stats, dev } => {
+        Cmd::Pipelines { stats, binning_policy, dev } => {
+            let policies = if binning_policy.is_empty() {
+                vec![BinningPolicy::default()]
+            } else {
+                binning_policy.iter().map(|p| BinningPolicy::parse(p)).collect::<vkprims::Result<Vec<_>>>()?
+            };
             let ctx = dev.open()?;
             if stats && !ctx.capabilities().pipeline_executable_info {
                 println!("{} does not report compiler statistics (no VK_KHR_pipeline_executable_properties)", ctx.info().name);
@@ -762,8 +770,12 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                     let mut desc = SortDesc::new(key, 1 << 20);
                     desc.value_bytes = value_bytes;
                     desc.subgroup_size = dev.subgroup_size;
-                    let plan = SortPlan::new(&ctx, desc)?;
-                    show(plan.binning_pipeline(), format!("sort {} values {value_bytes}B, tile {}", key.name(), plan.tile_keys()))?;
+                    for policy in &policies {
+                        let mut desc = desc.clone();
+                        desc.policy = *policy;
+                        let plan = SortPlan::new(&ctx, desc)?;
+                        show(plan.binning_pipeline(), format!("sort {} values {value_bytes}B, {}", key.name(), plan.policy_label()))?;
+                    }
                 }
             }
         }
