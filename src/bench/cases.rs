@@ -467,7 +467,7 @@ pub fn bench_perm(
     let bytes = 4.0 + 4.0 + passes * 2.0 * (4.0 + value_bytes as f64) + 2.0 * value_bytes as f64;
     let mode = if reproducible { " reproducible" } else { "" };
     let mut r = row(format!("perm {value_bytes}B{mode}"), n, opts, m, bytes, validation);
-    r.policy = Some(format!("{} groups", desc.groups()));
+    r.policy = Some(plan.policy_label());
     r.invocations = checked.invocations;
     r.kernels = checked.kernels;
     Ok(r)

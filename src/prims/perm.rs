@@ -83,6 +83,13 @@ pub struct PermPlan {
 }
 
 impl PermPlan {
+    /// The groups and the sort's binning pass, for result rows.
+    pub fn policy_label(&self) -> String {
+        match &self.sort {
+            Some(s) => format!("{} groups, {}", self.desc.groups(), s.policy_label()),
+            None => format!("{} groups", self.desc.groups()),
+        }
+    }
     pub fn new(ctx: &Context, desc: PermDesc) -> Result<PermPlan> {
         let what = desc.label();
         if ![4, 8].contains(&desc.value_bytes) {
