@@ -58,7 +58,11 @@ impl LabOptions {
             trials: 5,
             warmup: 2,
             warmup_ms: if cpu { 0.0 } else { 300.0 },
-            case_warmup_ms: if cpu { 0.0 } else { 5.0 },
+            // Two whole-lab H200 runs with 5 ms here disagreed by up to 1.6x in the later
+            // cases (storage images and texel buffers, device addresses, push constants),
+            // as if the clock had dropped in the host-side gaps between cases (--verify);
+            // the harness needed 300 ms per row for that. 50 ms per timing adds about 30 s.
+            case_warmup_ms: if cpu { 0.0 } else { 50.0 },
             subgroup_size: None,
             sweep_loads: 64,
             // Milliseconds of chase at device-memory latency, well above launch jitter. Lavapipe
