@@ -223,8 +223,10 @@ struct BenchArgs {
     #[arg(long, value_delimiter = ',')]
     policy: Vec<String>,
     /// Binning-pass policies of sort, multisplit and permutation to compare,
-    /// WORKGROUPxITEMS[xpart][xclocks][xskipN] (default: autox15, 384 invocations for 4-byte keys alone, else 256; `xpart` matches peers with
-    /// subgroupPartitionNV where the device has it, not ballots; `xclocks` times the sort's
+    /// WORKGROUPxITEMS[xpart][xplanes][xsmatch][xclocks][xskipN] (default: autox15, 384
+    /// invocations for 4-byte keys alone, else 256; `xpart` matches peers with
+    /// subgroupPartitionNV where the device has it, not ballots; `xplanes` stages every word
+    /// plane at once; `xsmatch` matches peers through shared-memory masks at <= 32 lanes; `xclocks` times the sort's
     /// binning phases with VK_KHR_shader_clock; `xskipN` skips phases for timing
     /// experiments, so its results fail validation: bit 0 look-back, 1 stores, 2 ranking,
     /// 3 peer matching only, 4 step counters only; bit 5 (results stay right) ranks with

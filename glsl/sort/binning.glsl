@@ -56,6 +56,12 @@ layout(constant_id = 9) const uint DEBUG_SKIP = 0;
 // (fewer registers for 64-bit keys and values, at the cost of shared memory). 0: one plane at
 // a time through the same words.
 layout(constant_id = 10) const uint STAGE_ALL = 0;
+// 1: stable ranking matches peers through shared memory (CUB's WARP_MATCH_ATOMIC_OR): each
+// lane ORs its bit into its bucket's word of a per-subgroup mask row, reads the word back,
+// and the leader clears it. The host sets it only where subgroups have at most 32 lanes, and
+// then sizes s_mem for the mask rows after the counter rows. 0: ballots (or
+// subgroupPartitionNV).
+layout(constant_id = 11) const uint SHARED_MATCH = 0;
 
 const uint STATE_BASE = 4u;
 const uint NOT_READY = 0u, AGGREGATE = 1u, INCLUSIVE = 2u;
@@ -131,11 +137,39 @@ void step_barrier() {
 void rank_tile() {
     uint lid = gl_LocalInvocationIndex, sg = gl_SubgroupID;
     uint rows = ATOMIC_RANK != 0u ? 1u : gl_NumSubgroups;
-    for (uint i = lid; i < rows * 256u; i += gl_WorkGroupSize.x) s_mem[i] = 0u;
+    bool shared_match = SHARED_MATCH != 0u && ATOMIC_RANK == 0u;
+    for (uint i = lid; i < rows * 256u * (shared_match ? 2u : 1u); i += gl_WorkGroupSize.x) s_mem[i] = 0u;
     barrier();
     if (ATOMIC_RANK != 0u) {
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
             if (el[j] != INVALID) el[j] |= atomicAdd(s_mem[el_bucket(el[j])], 1u);
+        barrier();
+        return;
+    }
+    if (shared_match) {
+        // Step by step: OR my lane's bit into my bucket's mask word, read the peers back,
+        // then the leader counts and clears. Three subgroup barriers order a step's ORs,
+        // its reads, and its clear and count before the next step.
+        uint masks = rows * 256u;
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+            uint e = el[j];
+            bool valid = e != INVALID;
+            uint a = sg * 256u + el_bucket(e);
+            if (valid) atomicOr(s_mem[masks + a], 1u << gl_SubgroupInvocationID);
+            step_barrier();
+            uint m = valid ? s_mem[masks + a] : 0u;
+            uint rank = bitCount(m & gl_SubgroupLtMask.x);
+            step_barrier();
+            uint before = 0u;
+            if (valid && rank == 0u) {
+                before = s_mem[a];
+                s_mem[a] = before + uint(bitCount(m));
+                s_mem[masks + a] = 0u;
+            }
+            before = subgroupShuffle(before, valid ? uint(findLSB(m)) : 0u);
+            step_barrier();
+            if (valid) el[j] = (el_bucket(e) << 16) | (before + rank);
+        }
         barrier();
         return;
     }

@@ -74,6 +74,11 @@ pub struct BinningPolicy {
     /// and it was no faster (bench/results/h200/binning/session3/8-planes).
     #[serde(default)]
     pub stage_all: bool,
+    /// At 32 lanes or fewer, stable ranking matches peers through shared memory (an
+    /// atomicOr of lane bits per bucket, CUB's WARP_MATCH_ATOMIC_OR) instead of ballots; a
+    /// second row of 256 words per subgroup. Not yet measured on the H200.
+    #[serde(default)]
+    pub shared_match: bool,
 }
 
 /// The binning pass's phases, as its clocks count them.
@@ -90,7 +95,7 @@ pub fn phase_cycles(state: &[u32], tiles: u32) -> Vec<f64> {
 
 impl Default for BinningPolicy {
     fn default() -> Self {
-        BinningPolicy { workgroup_size: 0, items: 15, spin_limit: 64, histogram_groups: 1024, partitioned: false, debug_skip: 0, phase_clocks: false, stage_all: false }
+        BinningPolicy { workgroup_size: 0, items: 15, spin_limit: 64, histogram_groups: 1024, partitioned: false, debug_skip: 0, phase_clocks: false, stage_all: false, shared_match: false }
     }
 }
 
@@ -110,13 +115,14 @@ impl BinningPolicy {
         }
     }
 
-    /// `WORKGROUPxITEMS[xpart][xplanes][xclocks][xskipN]`, e.g. `384x15` or `256x16xpart`
-    /// (`planes`: [`BinningPolicy::stage_all`]); WORKGROUP
+    /// `WORKGROUPxITEMS[xpart][xplanes][xsmatch][xclocks][xskipN]`, e.g. `384x15` or
+    /// `256x16xpart` (`planes`: [`BinningPolicy::stage_all`], `smatch`:
+    /// [`BinningPolicy::shared_match`]); WORKGROUP
     /// `auto` is the tuned default ([`BinningPolicy::workgroup_for`]).
     /// (`clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (WORKGROUPxITEMS[xpart][xplanes][xclocks][xskipN], e.g. 384x15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (WORKGROUPxITEMS[xpart][xplanes][xsmatch][xclocks][xskipN], e.g. 384x15)"));
         let parts: Vec<&str> = s.split('x').collect();
         let mut p = BinningPolicy::default();
         let [wg, items, rest @ ..] = &parts[..] else { return Err(bad()) };
@@ -129,6 +135,7 @@ impl BinningPolicy {
             match (*r, r.strip_prefix("skip")) {
                 ("part", _) => p.partitioned = true,
                 ("planes", _) => p.stage_all = true,
+                ("smatch", _) => p.shared_match = true,
                 ("clocks", _) => p.phase_clocks = true,
                 (_, Some(n)) => p.debug_skip = n.parse().map_err(|_| bad())?,
                 _ => return Err(bad()),
@@ -140,7 +147,7 @@ impl BinningPolicy {
         let skip = if self.debug_skip != 0 { format!("xskip{}", self.debug_skip) } else { String::new() };
         let clocks = if self.phase_clocks { "xclocks" } else { "" };
         let wg = if self.workgroup_size == 0 { "auto".to_string() } else { self.workgroup_size.to_string() };
-        format!("{wg}x{}{}{clocks}{skip}", self.items, if self.partitioned { "xpart" } else { "" }) + if self.stage_all { "xplanes" } else { "" }
+        format!("{wg}x{}{}{clocks}{skip}", self.items, if self.partitioned { "xpart" } else { "" }) + if self.stage_all { "xplanes" } else { "" } + if self.shared_match { "xsmatch" } else { "" }
     }
 }
 
@@ -158,7 +165,7 @@ pub(crate) struct BinningPass {
     pub workgroup_size: u32,
     pub items: u32,
     pub tiles: u32,
-    /// "partitioned", "ballots" or "atomic".
+    /// "shared match", "partitioned", "ballots" or "atomic".
     pub ranking: &'static str,
     pub debug_skip: u32,
     pub phase_clocks: bool,
@@ -220,7 +227,14 @@ impl BinningPass {
         // tile (one, or all of them with `stage_all`).
         let planes = if p.stage_all { (input.key.bytes() as u32 + input.value_bytes) / 4 } else { 1 };
         let shared_words = ctx.info().max_shared_memory_bytes / 4;
-        let rows = workgroup_size / min_sg * 256;
+        // Mask rows too when peers are matched in shared memory: only at <= 32 lanes, and
+        // only where both rows fit (else ballots; the pass's label says which ran).
+        let counter_words = workgroup_size / min_sg * 256;
+        let shared_match = p.shared_match
+            && ranking == Ranking::Stable
+            && input.subgroup_size.unwrap_or(sg.max_size) <= 32
+            && 2 * counter_words + FIXED_SHARED_WORDS <= shared_words;
+        let rows = counter_words * if shared_match { 2 } else { 1 };
         let fit = shared_words.saturating_sub(FIXED_SHARED_WORDS) / (workgroup_size * planes);
         // A position in the tile takes 16 bits of the kernel's per-element word.
         let items = p.items.min(fit).min(MAX_TILE / workgroup_size);
@@ -264,14 +278,16 @@ impl BinningPass {
                 (ranking == Ranking::Atomic) as u32,
                 p.debug_skip,
                 p.stage_all as u32,
+                shared_match as u32,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
             push_bytes: kernel.push_bytes,
         })?;
-        let ranking = match (ranking, partitioned) {
-            (Ranking::Atomic, _) => "atomic",
-            (_, true) => "partitioned",
+        let ranking = match (ranking, shared_match, partitioned) {
+            (Ranking::Atomic, _, _) => "atomic",
+            (_, true, _) => "shared match",
+            (_, _, true) => "partitioned",
             _ => "ballots",
         };
         Ok(BinningPass { workgroup_size, items, tiles: tiles as u32, ranking, debug_skip: p.debug_skip, phase_clocks: p.phase_clocks, stage_all: p.stage_all, pipeline })
