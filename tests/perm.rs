@@ -51,8 +51,9 @@ fn gpu_equals_the_cpu_model() {
             assert_matches_reference(&repro(n, if i % 2 == 0 { 4 } else { 8 }, seed));
         }
     }
-    // Many small groups, and groups that overflow shared memory (the global-memory path).
-    for (target, capacity) in [(3u32, 2048u32), (64, 16), (1024, 64)] {
+    // Many small groups, groups that overflow shared memory (the global-memory path), and a
+    // capacity that is not a multiple of 4 (the packed labels round up).
+    for (target, capacity) in [(3u32, 2048u32), (64, 16), (64, 61), (1024, 64)] {
         let mut d = repro(20_011, 4, 7);
         d.group_target = target;
         d.group_capacity = capacity;

@@ -4,7 +4,8 @@
 // Rao-Sandelius, so the work spreads over the workgroup instead of one serial Fisher-Yates:
 //   1. element p of group g draws a label in [0, SUB) from Philox counter (g, p, 2, .);
 //   2. a stable counting sort by label (thread t counts and places a contiguous chunk of
-//      positions, so the order is a pure function of the labels);
+//      positions, so the order is a pure function of the labels; in shared memory the labels
+//      are kept between counting and placing, else drawn again);
 //   3. sub-bucket s is Fisher-Yates shuffled by thread s with counters (g, j, 3 + s, .).
 // Uniform: iid labels make every assignment of elements to sub-buckets of the drawn sizes
 // equally likely, and each sub-bucket's order is then uniform. Groups of at most CAPACITY
@@ -30,6 +31,7 @@ const uint WG_MAX = 64u;  // counter columns
 shared VAL s_vals[CAPACITY];
 shared uint s_count[SUB * WG_MAX];  // [label][thread]: counts, then next free position
 shared uint s_start[SUB + 1u];
+shared uint s_labels[(CAPACITY + 3u) / 4u];  // in shared memory: the labels, 8 bits each, drawn once
 shared uint s_bounds[2];
 
 // First index whose (sorted) group id is >= g.
@@ -59,12 +61,23 @@ void main() {
     if (m < 2u) return;
     bool local = m <= CAPACITY;
     uvec2 key = uvec2(pc.seed.x, pc.seed.y ^ 0x5EED5EEDu);
-    uint chunk = (m + wg - 1u) / wg;
+    // Chunks of a multiple of 4 positions, so each label word has one writer. (The placement
+    // is the stable order by (label, position) whatever the chunks.)
+    uint chunk = ((m + wg - 1u) / wg + 3u) & ~3u;
     uint first = min(t * chunk, m), last = min(first + chunk, m);
 
     // 1-2. Count the labels of this thread's chunk, scan (label-major, then thread), place.
     for (uint s = 0u; s < SUB; ++s) s_count[s * WG_MAX + t] = 0u;
-    for (uint p = first; p < last; ++p) s_count[uniform_below(SUB, uvec4(g, p, 2u, 0u), key) * WG_MAX + t] += 1u;
+    uint packed = 0u;
+    for (uint p = first; p < last; ++p) {
+        uint l = uniform_below(SUB, uvec4(g, p, 2u, 0u), key);
+        s_count[l * WG_MAX + t] += 1u;
+        packed |= l << ((p & 3u) * 8u);
+        if (local && ((p & 3u) == 3u || p + 1u == last)) {
+            s_labels[p >> 2u] = packed;
+            packed = 0u;
+        }
+    }
     barrier();
     if (t < SUB) {
         uint run = 0u;
@@ -82,7 +95,7 @@ void main() {
     }
     barrier();
     for (uint p = first; p < last; ++p) {
-        uint l = uniform_below(SUB, uvec4(g, p, 2u, 0u), key);
+        uint l = local ? (s_labels[p >> 2u] >> ((p & 3u) * 8u)) & 0xFFu : uniform_below(SUB, uvec4(g, p, 2u, 0u), key);
         uint pos = s_start[l] + s_count[l * WG_MAX + t];
         s_count[l * WG_MAX + t] += 1u;
         put(local, start, pos, vals[start + p]);

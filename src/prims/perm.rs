@@ -98,8 +98,9 @@ impl PermPlan {
         if desc.group_target == 0 || desc.group_capacity == 0 {
             return invalid(format!("{what}: group target and capacity must be positive"));
         }
-        // The shuffle's shared memory: the group, label counters (32 x 64) and bounds.
-        let shared = desc.group_capacity as u64 * desc.value_bytes as u64 + 32 * 64 * 4 + 35 * 4;
+        // The shuffle's shared memory: the group, its labels (a byte each), label counters
+        // (32 x 64) and bounds.
+        let shared = desc.group_capacity as u64 * (desc.value_bytes as u64 + 1) + 32 * 64 * 4 + 35 * 4;
         if shared > ctx.limits().max_compute_shared_memory_size as u64 {
             return invalid(format!("{what}: a group capacity of {} elements exceeds the device's shared memory", desc.group_capacity));
         }
