@@ -52,8 +52,9 @@ fn gpu_equals_the_cpu_model() {
         }
     }
     // Many small groups, groups that overflow shared memory (the global-memory path), and a
-    // capacity that is not a multiple of 4 (the packed labels round up).
-    for (target, capacity) in [(3u32, 2048u32), (64, 16), (64, 61), (1024, 64)] {
+    // capacity that is not a multiple of 4 (the packed labels round up); groups of thousands,
+    // with the Fisher-Yates draws made first (capacity 4096) or in the swap loop (4500).
+    for (target, capacity) in [(3u32, 2048u32), (64, 16), (64, 61), (1024, 64), (3000, 4096), (3000, 4500)] {
         let mut d = repro(20_011, 4, 7);
         d.group_target = target;
         d.group_capacity = capacity;

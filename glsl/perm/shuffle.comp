@@ -6,7 +6,8 @@
 //   2. a stable counting sort by label (thread t counts and places a contiguous chunk of
 //      positions, so the order is a pure function of the labels; in shared memory the labels
 //      are kept between counting and placing, else drawn again);
-//   3. sub-bucket s is Fisher-Yates shuffled by thread s with counters (g, j, 3 + s, .).
+//   3. sub-bucket s is Fisher-Yates shuffled by thread s with counters (g, j, 3 + s, .)
+//      (in shared memory the draws are made first by all threads, then the swaps).
 // Uniform: iid labels make every assignment of elements to sub-buckets of the drawn sizes
 // equally likely, and each sub-bucket's order is then uniform. Groups of at most CAPACITY
 // elements are rearranged in shared memory; larger ones (rare, forced by the tests) through
@@ -29,7 +30,7 @@ layout(set = 0, binding = 2, std430) coherent buffer Tmp { VAL tmp[]; };   // ov
 const uint SUB = 32u;     // sub-buckets per group
 const uint WG_MAX = 64u;  // counter columns
 shared VAL s_vals[CAPACITY];
-shared uint s_count[SUB * WG_MAX];  // [label][thread]: counts, then next free position
+shared uint s_count[SUB * WG_MAX];  // [label][thread]: counts, then next free position; then draws
 shared uint s_start[SUB + 1u];
 shared uint s_labels[(CAPACITY + 3u) / 4u];  // in shared memory: the labels, 8 bits each, drawn once
 shared uint s_bounds[2];
@@ -103,11 +104,31 @@ void main() {
     memoryBarrierBuffer();
     barrier();
 
-    // 3. Fisher-Yates within each sub-bucket.
+    // 3. Fisher-Yates within each sub-bucket. Its draws depend only on (g, j, label), not on
+    // the data: in shared memory every thread first draws for its positions, two 16-bit draws
+    // per word of the counters (dead by now), so the serial swaps only move elements (one
+    // thread per sub-bucket would otherwise run a chain of Philox calls).
+    bool predraw = local && CAPACITY <= 2u * SUB * WG_MAX;
+    if (predraw) {
+        for (uint w = t; 2u * w < m; w += wg) {
+            uint word = 0u;
+            for (uint h = 0u; h < 2u; ++h) {
+                uint q = 2u * w + h;
+                if (q >= m) break;
+                uint sub = 0u;  // the sub-bucket holding position q: the last one starting at or before it
+                for (uint c = 1u; c < SUB; ++c) sub = s_start[c] <= q ? c : sub;
+                uint j = q - s_start[sub];
+                word |= (j >= 1u ? uniform_below(j + 1u, uvec4(g, j, 3u + sub, 0u), key) : 0u) << (16u * h);
+            }
+            s_count[w] = word;
+        }
+        barrier();
+    }
     if (t < SUB) {
         uint base = s_start[t], size = s_start[t + 1u] - s_start[t];
         for (uint j = size - 1u; j >= 1u && j < size; --j) {
-            uint k = uniform_below(j + 1u, uvec4(g, j, 3u + t, 0u), key);
+            uint q = base + j;
+            uint k = predraw ? (s_count[q >> 1u] >> (16u * (q & 1u))) & 0xFFFFu : uniform_below(j + 1u, uvec4(g, j, 3u + t, 0u), key);
             VAL a = get(local, start, base + j);
             put(local, start, base + j, get(local, start, base + k));
             put(local, start, base + k, a);
