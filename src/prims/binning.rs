@@ -60,7 +60,9 @@ pub struct BinningPolicy {
     #[serde(default)]
     pub partitioned: bool,
     /// Timing experiments only, results are wrong: skip phases of the binning pass (bit 0:
-    /// look-back, 1: the scatter's global stores, 2: the ranking's counters).
+    /// look-back, 1: the scatter's global stores, 2: the ranking, 3: only its peer matching,
+    /// 4: only its step counters). Bit 5 is not a skip (results stay right): rank with uvec4
+    /// ballots even at 32 lanes or fewer, so tests reach the wide-subgroup path.
     #[serde(default)]
     pub debug_skip: u32,
     /// Sorts only, where the device has VK_KHR_shader_clock: time the binning pass's phases
@@ -143,11 +145,19 @@ impl BinningPolicy {
         }
         Ok(p)
     }
+    /// The policy as [`BinningPolicy::parse`] reads it, flags in a fixed order.
     pub fn label(&self) -> String {
-        let skip = if self.debug_skip != 0 { format!("xskip{}", self.debug_skip) } else { String::new() };
-        let clocks = if self.phase_clocks { "xclocks" } else { "" };
-        let wg = if self.workgroup_size == 0 { "auto".to_string() } else { self.workgroup_size.to_string() };
-        format!("{wg}x{}{}{clocks}{skip}", self.items, if self.partitioned { "xpart" } else { "" }) + if self.stage_all { "xplanes" } else { "" } + if self.shared_match { "xsmatch" } else { "" }
+        let mut s = if self.workgroup_size == 0 { "auto".to_string() } else { self.workgroup_size.to_string() };
+        s += &format!("x{}", self.items);
+        for (on, flag) in [(self.partitioned, "xpart"), (self.stage_all, "xplanes"), (self.shared_match, "xsmatch"), (self.phase_clocks, "xclocks")] {
+            if on {
+                s += flag;
+            }
+        }
+        if self.debug_skip != 0 {
+            s += &format!("xskip{}", self.debug_skip);
+        }
+        s
     }
 }
 
@@ -309,4 +319,22 @@ impl BinningPass {
 /// words (256 buckets per tile), then the phase clocks.
 pub(crate) fn state_bytes(tiles: u32) -> u64 {
     (4 + 256 * tiles as u64 + CLOCK_WORDS) * 4
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BinningPolicy;
+
+    #[test]
+    fn policy_labels_parse_back() {
+        for s in ["384x15", "autox15", "256x8xpart", "autox9xplanesxsmatchxclocks", "64x4xskip32", "512x15xpartxplanesxsmatchxclocksxskip27"] {
+            let p = BinningPolicy::parse(s).unwrap();
+            assert_eq!(p.label(), s);
+            assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);
+        }
+        assert_eq!(BinningPolicy::parse("64x4xclocksxpart").unwrap().label(), "64x4xpartxclocks");
+        for bad in ["0x15", "x15", "384", "384x15xballots", "384xq"] {
+            assert!(BinningPolicy::parse(bad).is_err(), "{bad}");
+        }
+    }
 }
