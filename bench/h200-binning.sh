@@ -24,7 +24,7 @@ step perm 100 $B bench perm --n 2^24,2^28 --values 4,8 --ranking atomic,stable -
 # Where a digit pass's time goes: phase clocks, and passes with parts skipped (skip bits: 1
 # look-back, 2 stores, 8 peer matching, 16 step counters; only the first pass's time is
 # meaningful, as a skip's wrong output feeds the later passes).
-step policies 150 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy 384x15,384x15xpart,384x15xsmatch,256x15xsmatch,256x15,512x15,384x15xclocks,384x15xskip1,384x15xskip2,384x15xskip8,384x15xskip16,384x15xskip27 --trials 10 --profile --json "$OUT/policies.json"
+step policies 150 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy 384x15,384x15xballots,384x15xpart,256x15,512x15,384x15xclocks,384x15xskip1,384x15xskip2,384x15xskip8,384x15xskip16,384x15xskip27 --trials 10 --profile --json "$OUT/policies.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

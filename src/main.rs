@@ -223,10 +223,12 @@ struct BenchArgs {
     #[arg(long, value_delimiter = ',')]
     policy: Vec<String>,
     /// Binning-pass policies of sort, multisplit and permutation to compare,
-    /// WORKGROUPxITEMS[xpart][xplanes][xsmatch][xclocks][xskipN] (default: autox15, 384
-    /// invocations for 4-byte keys alone, else 256; `xpart` matches peers with
-    /// subgroupPartitionNV where the device has it, not ballots; `xplanes` stages every word
-    /// plane at once; `xsmatch` matches peers through shared-memory masks at <= 32 lanes; `xclocks` times the sort's
+    /// WORKGROUPxITEMS[xballots|xpart][xplanes][xhgN][xclocks][xskipN] (default: autox15, 384
+    /// invocations for 4-byte keys alone, else 256, peers matched through shared-memory
+    /// masks at <= 32 lanes; `xballots` matches them with ballots, `xpart` with
+    /// subgroupPartitionNV where the device has it; `xplanes` stages every word
+    /// plane at once; `xhgN` runs the upfront histogram on N workgroups (default 2048);
+    /// `xclocks` times the sort's
     /// binning phases with VK_KHR_shader_clock; `xskipN` skips phases for timing
     /// experiments, so its results fail validation: bit 0 look-back, 1 stores, 2 ranking,
     /// 3 peer matching only, 4 step counters only; bit 5 (results stay right) ranks with

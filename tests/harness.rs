@@ -222,7 +222,7 @@ fn sort_rows_validate_and_no_reset_fails() {
     r.descending.truncate(1);
     r.buckets = vec![16, 4096];
     r.rankings = vec![Ranking::Stable, Ranking::Atomic];
-    r.binning_policies = vec![None, Some(BinningPolicy::parse("64x4xskip32").unwrap())];
+    r.binning_policies = vec![None, Some(BinningPolicy::parse("64x4xballotsxskip32").unwrap())];
     r.opts.profile = true;
     r.what = What::All;
     r.kinds = vec![];

@@ -159,11 +159,11 @@ fn unstable_sort() {
 
 #[test]
 fn ranking_variants() {
-    // The default matches peers with scalar ballots at 32 lanes or fewer; debug bit 5 forces
+    // `xballots` matches peers with scalar ballots at 32 lanes or fewer; debug bit 5 forces
     // the uvec4 path that wider subgroups take, `xpart` subgroupPartitionNV where the device
     // has it (else ballots). Each must give the same stable sort.
     let ctx = common::ctx();
-    for policy in ["64x15xskip32", "128x7xpart", "64x9xpartxskip32"] {
+    for policy in ["128x15xballots", "64x15xballotsxskip32", "128x7xpart", "64x9xpartxskip32"] {
         for (key, value_bytes) in [(KeyType::U32, 4), (KeyType::I64, 8)] {
             let mut d = SortDesc::new(key, 23_456);
             d.policy = vkprims::prims::binning::BinningPolicy::parse(policy).unwrap();
@@ -196,12 +196,12 @@ fn all_planes_staged_at_once() {
 
 #[test]
 fn shared_memory_peer_matching() {
-    // `xsmatch`: peers matched by atomicOr into shared mask words (at most 32 lanes, and
-    // where the mask rows fit: on lavapipe's 32 KiB, 8 subgroups of a 64-invocation
-    // workgroup at width 8 or more; at width 4 it falls back to ballots, as the label says),
-    // with the fallback forced and few distinct keys.
+    // The default matching: peers matched by atomicOr into shared mask words (at most 32
+    // lanes, and where the mask rows fit: on lavapipe's 32 KiB, 8 subgroups of a
+    // 64-invocation workgroup at width 8 or more; at width 4 it falls back to ballots, as the
+    // label says), with the fallback forced and few distinct keys.
     let ctx = common::ctx();
-    let policy = vkprims::prims::binning::BinningPolicy::parse("64x15xsmatch").unwrap();
+    let policy = vkprims::prims::binning::BinningPolicy::parse("64x15").unwrap();
     let mut d = SortDesc::new(KeyType::U32, 1000);
     d.policy = policy;
     let label = SortPlan::new(&ctx, d).unwrap().policy_label();

@@ -42,6 +42,23 @@ impl Ranking {
     }
 }
 
+/// How stable ranking finds an element's peers (same bucket, same subgroup, same step).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PeerMatch {
+    /// CUB's WARP_MATCH_ATOMIC_OR: each lane ORs its bit into its bucket's word of a
+    /// per-subgroup mask row in shared memory and reads its peers back. Only at 32 lanes or
+    /// fewer and where the mask rows fit beside the counter rows; elsewhere ballots. The
+    /// fastest on the H200: a 384x15 u32 pass at 2^26 took 0.49 ms, against 0.70 with
+    /// ballots and 0.89 partitioned (bench/results/h200/binning/session4/1-smatch).
+    #[default]
+    Shared,
+    /// One ballot per bucket bit (all four ballot words beyond 32 lanes).
+    Ballots,
+    /// subgroupPartitionNV where the device has it, else ballots.
+    Partitioned,
+}
+
 /// Tuning, as data. A tile is `workgroup_size * items` elements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BinningPolicy {
@@ -52,13 +69,14 @@ pub struct BinningPolicy {
     pub items: u32,
     /// Look-back rounds without progress before a workgroup falls back.
     pub spin_limit: u32,
-    /// Workgroups of the upfront histogram.
+    /// Workgroups of the upfront histogram. H200, u32 keys at 2^26: 0.211 ms with 2048, 0.229
+    /// with 1024, 0.272 with 512 (copies of the counters per subgroup only slowed it:
+    /// bench/results/h200/binning/session4/3-early-post).
     pub histogram_groups: u32,
-    /// Match a step's peers with subgroupPartitionNV where the device has it, not with one
-    /// ballot per bucket bit. Off by default: on the H200 ballots were faster (a 384x15 u32
-    /// pass at 2^26: 0.70 ms with ballots, 0.89 ms partitioned).
+
+    /// How stable ranking matches peers.
     #[serde(default)]
-    pub partitioned: bool,
+    pub peer_match: PeerMatch,
     /// Timing experiments only, results are wrong: skip phases of the binning pass (bit 0:
     /// look-back, 1: the scatter's global stores, 2: the ranking, 3: only its peer matching,
     /// 4: only its step counters). Bit 5 is not a skip (results stay right): rank with uvec4
@@ -76,11 +94,6 @@ pub struct BinningPolicy {
     /// and it was no faster (bench/results/h200/binning/session3/8-planes).
     #[serde(default)]
     pub stage_all: bool,
-    /// At 32 lanes or fewer, stable ranking matches peers through shared memory (an
-    /// atomicOr of lane bits per bucket, CUB's WARP_MATCH_ATOMIC_OR) instead of ballots; a
-    /// second row of 256 words per subgroup. Not yet measured on the H200.
-    #[serde(default)]
-    pub shared_match: bool,
 }
 
 /// The binning pass's phases, as its clocks count them.
@@ -97,7 +110,7 @@ pub fn phase_cycles(state: &[u32], tiles: u32) -> Vec<f64> {
 
 impl Default for BinningPolicy {
     fn default() -> Self {
-        BinningPolicy { workgroup_size: 0, items: 15, spin_limit: 64, histogram_groups: 1024, partitioned: false, debug_skip: 0, phase_clocks: false, stage_all: false, shared_match: false }
+        BinningPolicy { workgroup_size: 0, items: 15, spin_limit: 64, histogram_groups: 2048, peer_match: PeerMatch::Shared, debug_skip: 0, phase_clocks: false, stage_all: false }
     }
 }
 
@@ -117,14 +130,14 @@ impl BinningPolicy {
         }
     }
 
-    /// `WORKGROUPxITEMS[xpart][xplanes][xsmatch][xclocks][xskipN]`, e.g. `384x15` or
-    /// `256x16xpart` (`planes`: [`BinningPolicy::stage_all`], `smatch`:
-    /// [`BinningPolicy::shared_match`]); WORKGROUP
-    /// `auto` is the tuned default ([`BinningPolicy::workgroup_for`]).
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xhgN][xclocks][xskipN]`, e.g. `384x15` or
+    /// `256x16xpart` (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default;
+    /// `planes`: [`BinningPolicy::stage_all`]; `hgN`: the upfront histogram's workgroups);
+    /// WORKGROUP `auto` is the tuned default ([`BinningPolicy::workgroup_for`]).
     /// (`clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (WORKGROUPxITEMS[xpart][xplanes][xsmatch][xclocks][xskipN], e.g. 384x15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (WORKGROUPxITEMS[xballots|xpart][xplanes][xhgN][xclocks][xskipN], e.g. 384x15)"));
         let parts: Vec<&str> = s.split('x').collect();
         let mut p = BinningPolicy::default();
         let [wg, items, rest @ ..] = &parts[..] else { return Err(bad()) };
@@ -135,9 +148,11 @@ impl BinningPolicy {
         p.items = items.parse().map_err(|_| bad())?;
         for r in rest {
             match (*r, r.strip_prefix("skip")) {
-                ("part", _) => p.partitioned = true,
+                ("ballots" | "part", _) if p.peer_match != PeerMatch::Shared => return Err(bad()),
+                ("ballots", _) => p.peer_match = PeerMatch::Ballots,
+                ("part", _) => p.peer_match = PeerMatch::Partitioned,
                 ("planes", _) => p.stage_all = true,
-                ("smatch", _) => p.shared_match = true,
+                (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 ("clocks", _) => p.phase_clocks = true,
                 (_, Some(n)) => p.debug_skip = n.parse().map_err(|_| bad())?,
                 _ => return Err(bad()),
@@ -149,9 +164,14 @@ impl BinningPolicy {
     pub fn label(&self) -> String {
         let mut s = if self.workgroup_size == 0 { "auto".to_string() } else { self.workgroup_size.to_string() };
         s += &format!("x{}", self.items);
-        for (on, flag) in [(self.partitioned, "xpart"), (self.stage_all, "xplanes"), (self.shared_match, "xsmatch"), (self.phase_clocks, "xclocks")] {
+        let (ballots, part) = (self.peer_match == PeerMatch::Ballots, self.peer_match == PeerMatch::Partitioned);
+        let d = BinningPolicy::default();
+        for (on, flag) in [(ballots, "xballots".to_string()), (part, "xpart".into()), (self.stage_all, "xplanes".into()),
+            (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
+            (self.phase_clocks, "xclocks".into())]
+        {
             if on {
-                s += flag;
+                s += &flag;
             }
         }
         if self.debug_skip != 0 {
@@ -240,7 +260,7 @@ impl BinningPass {
         // Mask rows too when peers are matched in shared memory: only at <= 32 lanes, and
         // only where both rows fit (else ballots; the pass's label says which ran).
         let counter_words = workgroup_size / min_sg * 256;
-        let shared_match = p.shared_match
+        let shared_match = p.peer_match == PeerMatch::Shared
             && ranking == Ranking::Stable
             && input.subgroup_size.unwrap_or(sg.max_size) <= 32
             && 2 * counter_words + FIXED_SHARED_WORDS <= shared_words;
@@ -266,7 +286,7 @@ impl BinningPass {
             ));
         }
         let partitioned = ranking == Ranking::Stable
-            && p.partitioned
+            && p.peer_match == PeerMatch::Partitioned
             && ctx.capabilities().subgroup_partitioned
             && sg.supported_operations.iter().any(|o| o == "partitioned_nv");
         if p.phase_clocks && !ctx.capabilities().shader_clock {
@@ -327,13 +347,13 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["384x15", "autox15", "256x8xpart", "autox9xplanesxsmatchxclocks", "64x4xskip32", "512x15xpartxplanesxsmatchxclocksxskip27"] {
+        for s in ["384x15", "autox15", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xhg512", "64x4xskip32", "512x15xpartxplanesxclocksxskip27"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);
         }
         assert_eq!(BinningPolicy::parse("64x4xclocksxpart").unwrap().label(), "64x4xpartxclocks");
-        for bad in ["0x15", "x15", "384", "384x15xballots", "384xq"] {
+        for bad in ["0x15", "x15", "384", "384x15xsmatch", "384xq", "384x15xballotsxpart", "384x15xhg0", "384x15xhgx"] {
             assert!(BinningPolicy::parse(bad).is_err(), "{bad}");
         }
     }

@@ -190,8 +190,13 @@ impl SortPlan {
         self.pass.tile_keys()
     }
     /// The binning pass's geometry and ranking, for result rows.
+    /// The binning pass's label, and the upfront histogram's workgroups where they are not
+    /// the default.
     pub fn policy_label(&self) -> String {
-        self.pass.label()
+        match self.desc.policy.histogram_groups {
+            g if g == BinningPolicy::default().histogram_groups => self.pass.label(),
+            g => format!("{}, histogram {g} groups", self.pass.label()),
+        }
     }
     pub fn keys_bytes(&self) -> u64 {
         self.desc.n * self.desc.key.bytes()
