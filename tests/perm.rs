@@ -51,10 +51,10 @@ fn gpu_equals_the_cpu_model() {
             assert_matches_reference(&repro(n, if i % 2 == 0 { 4 } else { 8 }, seed));
         }
     }
-    // Many small groups, groups that overflow shared memory (the global-memory path), and a
-    // capacity that is not a multiple of 4 (the packed labels round up); groups of thousands,
-    // with the Fisher-Yates draws made first (capacity 4096) or in the swap loop (4500).
-    for (target, capacity) in [(3u32, 2048u32), (64, 16), (64, 61), (1024, 64), (3000, 4096), (3000, 4500)] {
+    // Many small groups (2 labels), groups that overflow shared memory (the global-memory
+    // path), an odd capacity, groups of thousands (more than 8 elements per thread, runs of
+    // about 3 elements), and one group of 20,011 in global memory (runs of about 20).
+    for (target, capacity) in [(3u32, 2048u32), (64, 16), (64, 61), (1024, 64), (3000, 3300), (3000, 2000), (100_000, 2048)] {
         let mut d = repro(20_011, 4, 7);
         d.group_target = target;
         d.group_capacity = capacity;
@@ -155,6 +155,9 @@ fn bad_requests() {
     let mut d = PermDesc::new(10, 4, 0);
     d.group_capacity = 1 << 20;
     assert!(PermPlan::new(&ctx, d).err().unwrap().to_string().contains("shared memory"));
+    let mut d = PermDesc::new(10, 4, 0);
+    d.group_target = 1;
+    assert!(PermPlan::new(&ctx, d).err().unwrap().to_string().contains("at least 2"));
     let plan = PermPlan::new(&ctx, PermDesc::new(10, 4, 0)).unwrap();
     assert!(plan.run(&ctx, &[1, 2, 3]).unwrap_err().to_string().contains("3 value words"));
 }

@@ -1,20 +1,25 @@
 #version 460
 // Permutation, step 3: after a sort by group id each group is a contiguous run, and one
 // workgroup shuffles it (CPU twin: src/prims/perm.rs, `shuffle_group`). One round of
-// Rao-Sandelius, so the work spreads over the workgroup instead of one serial Fisher-Yates:
-//   1. element p of group g draws a label in [0, SUB) from Philox counter (g, p, 2, .);
-//   2. a stable counting sort by label (thread t counts and places a contiguous chunk of
-//      positions, so the order is a pure function of the labels; in shared memory the labels
-//      are kept between counting and placing, else drawn again);
-//   3. sub-bucket s is Fisher-Yates shuffled by thread s with counters (g, j, 3 + s, .)
-//      (in shared memory the draws are made first by all threads, then the swaps).
+// Rao-Sandelius into about as many sub-buckets as the group has elements, so almost nothing
+// is serial:
+//   1. element p of group g draws a label, the top LABEL_BITS bits of Philox counter
+//      (g, p, 2, 0);
+//   2. the elements are counted per label, the counts scanned, and each element placed in its
+//      label's run at a slot from a shared atomic (any order);
+//   3. one thread per label puts its run (about one element) in the order of the elements'
+//      positions in the group, so the result does not depend on the atomics' order, then
+//      Fisher-Yates shuffles it with counters (g, j, 3 + label, 0).
 // Uniform: iid labels make every assignment of elements to sub-buckets of the drawn sizes
 // equally likely, and each sub-bucket's order is then uniform. Groups of at most CAPACITY
 // elements are rearranged in shared memory; larger ones (rare, forced by the tests) through
-// the scratch buffer `tmp` in global memory, with the same draws, so the paths agree.
+// the scratch buffers `tmp` and `tmp_pos` in global memory, with the same draws, so the paths
+// agree. Nothing here depends on the subgroup size.
 #extension GL_EXT_control_flow_attributes : require
-layout(local_size_x_id = 0) in;                      // at most WG_MAX
+#extension GL_KHR_shader_subgroup_arithmetic : require
+layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint CAPACITY = 2048;
+layout(constant_id = 2) const uint LABEL_BITS = 10;  // 1 to 12
 #include "common/philox.glsl"
 #if VALUE_WORDS == 2
 #define VAL uvec2
@@ -24,117 +29,121 @@ layout(constant_id = 1) const uint CAPACITY = 2048;
 layout(push_constant) uniform Params { uint n; uint groups; uvec2 seed; } pc;
 layout(set = 0, binding = 0, std430) readonly buffer Ids { uint ids[]; };  // sorted
 layout(set = 0, binding = 1, std430) buffer Vals { VAL vals[]; };
-// coherent: one invocation reads what another wrote in the same dispatch (the overflow path).
-layout(set = 0, binding = 2, std430) coherent buffer Tmp { VAL tmp[]; };   // overflow scratch
+// Overflow scratch (coherent: one invocation reads what another wrote in the same dispatch):
+// the elements, and their positions in the group.
+layout(set = 0, binding = 2, std430) coherent buffer Tmp { VAL tmp[]; };
+layout(set = 0, binding = 3, std430) coherent buffer TmpPos { uint tmp_pos[]; };
+// Where each group starts (glsl/perm/bounds.comp); not read when there is one group.
+layout(set = 0, binding = 4, std430) readonly buffer Bounds { uint bounds[]; };
 
-const uint SUB = 32u;     // sub-buckets per group
-const uint WG_MAX = 64u;  // counter columns
+const uint LABELS = 1u << LABEL_BITS;
+// Elements per thread of a group that fits in shared memory.
+const uint ITEMS = (CAPACITY + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
 shared VAL s_vals[CAPACITY];
-shared uint s_count[SUB * WG_MAX];  // [label][thread]: counts, then next free position; then draws
-shared uint s_start[SUB + 1u];
-shared uint s_labels[(CAPACITY + 3u) / 4u];  // in shared memory: the labels, 8 bits each, drawn once
-shared uint s_bounds[2];
+shared uint s_pos[CAPACITY];      // each placed element's position in the group
+shared uint s_start[LABELS];      // counts, then run starts, then (after placing) run ends
+shared uint s_sums[64];           // the scan's per-subgroup sums (WG <= 256, width >= 4)
 
-// First index whose (sorted) group id is >= g.
-uint lower_bound(uint g) {
-    uint lo = 0u, hi = pc.n;
-    while (lo < hi) {
-        uint mid = (lo + hi) / 2u;
-        if (ids[mid] < g) lo = mid + 1u; else hi = mid;
-    }
-    return lo;
+bool local_group;
+uint group_start;
+VAL get_v(uint q) { return local_group ? s_vals[q] : tmp[group_start + q]; }
+uint get_p(uint q) { return local_group ? s_pos[q] : tmp_pos[group_start + q]; }
+void set_v(uint q, VAL v) {
+    if (local_group) s_vals[q] = v; else tmp[group_start + q] = v;
+}
+void set_p(uint q, uint p) {
+    if (local_group) s_pos[q] = p; else tmp_pos[group_start + q] = p;
 }
 
-void put(bool local, uint start, uint p, VAL v) {
-    if (local) s_vals[p] = v; else tmp[start + p] = v;
-}
-VAL get(bool local, uint start, uint p) {
-    return local ? s_vals[p] : tmp[start + p];
+uint label_of(uint g, uint p, uvec2 key) {
+    return philox4x32(uvec4(g, p, 2u, 0u), key).x >> (32u - LABEL_BITS);
 }
 
 void main() {
     uint g = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
     if (g >= pc.groups) return;
     uint t = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
-    if (t < 2u) s_bounds[t] = lower_bound(g + t);
-    barrier();
-    uint start = s_bounds[0], m = s_bounds[1] - s_bounds[0];
+    uint start = pc.groups == 1u ? 0u : bounds[g];
+    uint m = (pc.groups == 1u ? pc.n : bounds[g + 1u]) - start;
     if (m < 2u) return;
-    bool local = m <= CAPACITY;
+    for (uint l = t; l < LABELS; l += wg) s_start[l] = 0u;
+    barrier();
+    group_start = start;
+    local_group = m <= CAPACITY;
     uvec2 key = uvec2(pc.seed.x, pc.seed.y ^ 0x5EED5EEDu);
-    // Chunks of a multiple of 4 positions, so each label word has one writer. (The placement
-    // is the stable order by (label, position) whatever the chunks.)
-    uint chunk = ((m + wg - 1u) / wg + 3u) & ~3u;
-    uint first = min(t * chunk, m), last = min(first + chunk, m);
 
-    // 1-2. Count the labels of this thread's chunk, scan (label-major, then thread), place.
-    for (uint s = 0u; s < SUB; ++s) s_count[s * WG_MAX + t] = 0u;
-    uint packed = 0u;
-    for (uint p = first; p < last; ++p) {
-        uint l = uniform_below(SUB, uvec4(g, p, 2u, 0u), key);
-        s_count[l * WG_MAX + t] += 1u;
-        packed |= l << ((p & 3u) * 8u);
-        if (local && ((p & 3u) == 3u || p + 1u == last)) {
-            s_labels[p >> 2u] = packed;
-            packed = 0u;
-        }
-    }
-    barrier();
-    if (t < SUB) {
-        uint run = 0u;
-        for (uint c = 0u; c < wg; ++c) {
-            uint k = s_count[t * WG_MAX + c];
-            s_count[t * WG_MAX + c] = run;
-            run += k;
-        }
-        s_start[t + 1u] = run;  // the label's total, for now
-    }
-    barrier();
-    if (t == 0u) {
-        s_start[0] = 0u;
-        for (uint s = 1u; s <= SUB; ++s) s_start[s] += s_start[s - 1u];
-    }
-    barrier();
-    for (uint p = first; p < last; ++p) {
-        uint l = local ? (s_labels[p >> 2u] >> ((p & 3u) * 8u)) & 0xFFu : uniform_below(SUB, uvec4(g, p, 2u, 0u), key);
-        uint pos = s_start[l] + s_count[l * WG_MAX + t];
-        s_count[l * WG_MAX + t] += 1u;
-        put(local, start, pos, vals[start + p]);
-    }
-    memoryBarrierBuffer();
-    barrier();
-
-    // 3. Fisher-Yates within each sub-bucket. Its draws depend only on (g, j, label), not on
-    // the data: in shared memory every thread first draws for its positions, two 16-bit draws
-    // per word of the counters (dead by now), so the serial swaps only move elements (one
-    // thread per sub-bucket would otherwise run a chain of Philox calls).
-    bool predraw = local && CAPACITY <= 2u * SUB * WG_MAX;
-    if (predraw) {
-        for (uint w = t; 2u * w < m; w += wg) {
-            uint word = 0u;
-            for (uint h = 0u; h < 2u; ++h) {
-                uint q = 2u * w + h;
-                if (q >= m) break;
-                uint sub = 0u;  // the sub-bucket holding position q: the last one starting at or before it
-                for (uint c = 1u; c < SUB; ++c) sub = s_start[c] <= q ? c : sub;
-                uint j = q - s_start[sub];
-                word |= (j >= 1u ? uniform_below(j + 1u, uvec4(g, j, 3u + sub, 0u), key) : 0u) << (16u * h);
+    // 1. Labels and their counts; in shared memory the elements and labels stay in
+    // registers (one round: m <= WG * ITEMS), else both are fetched again to place.
+    VAL v[ITEMS];
+    uint lab[ITEMS];
+    for (uint r = 0u; r < m; r += wg * ITEMS) {
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+            uint p = r + j * wg + t;
+            if (p < m) {
+                if (local_group) v[j] = vals[start + p];
+                lab[j] = label_of(g, p, key);
+                atomicAdd(s_start[lab[j]], 1u);
             }
-            s_count[w] = word;
         }
-        barrier();
     }
-    if (t < SUB) {
-        uint base = s_start[t], size = s_start[t + 1u] - s_start[t];
-        for (uint j = size - 1u; j >= 1u && j < size; --j) {
-            uint q = base + j;
-            uint k = predraw ? (s_count[q >> 1u] >> (16u * (q & 1u))) & 0xFFFFu : uniform_below(j + 1u, uvec4(g, j, 3u + t, 0u), key);
-            VAL a = get(local, start, base + j);
-            put(local, start, base + j, get(local, start, base + k));
-            put(local, start, base + k, a);
+    barrier();
+    // 2. Exclusive scan of the counts: thread t takes a contiguous range of labels.
+    uint per = (LABELS + wg - 1u) / wg;
+    uint first = min(t * per, LABELS), last = min(first + per, LABELS);
+    uint mine = 0u;
+    for (uint l = first; l < last; ++l) mine += s_start[l];
+    uint before = subgroupExclusiveAdd(mine);
+    if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u) s_sums[gl_SubgroupID] = before + mine;
+    barrier();
+    for (uint s = 0u; s < gl_SubgroupID; ++s) before += s_sums[s];
+    for (uint l = first; l < last; ++l) {
+        uint c = s_start[l];
+        s_start[l] = before;
+        before += c;
+    }
+    barrier();
+    // Place: a slot in the label's run (s_start[l] ends as the run's end).
+    for (uint r = 0u; r < m; r += wg * ITEMS) {
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+            uint p = r + j * wg + t;
+            if (p < m) {
+                if (!local_group) {
+                    v[j] = vals[start + p];
+                    lab[j] = label_of(g, p, key);
+                }
+                uint q = atomicAdd(s_start[lab[j]], 1u);
+                set_v(q, v[j]);
+                set_p(q, p);
+            }
         }
     }
     memoryBarrierBuffer();
     barrier();
-    for (uint p = t; p < m; p += wg) vals[start + p] = get(local, start, p);
+
+    // 3. Each run: into the order of positions (insertion sort: a run holds about
+    // m / LABELS elements), then Fisher-Yates.
+    for (uint l = t; l < LABELS; l += wg) {
+        uint base = l == 0u ? 0u : s_start[l - 1u], k = s_start[l] - base;
+        for (uint i = 1u; i < k; ++i) {
+            VAL x = get_v(base + i);
+            uint p = get_p(base + i), j = i;
+            for (; j > 0u; --j) {
+                uint pj = get_p(base + j - 1u);
+                if (pj < p) break;
+                set_v(base + j, get_v(base + j - 1u));
+                set_p(base + j, pj);
+            }
+            set_v(base + j, x);
+            set_p(base + j, p);
+        }
+        for (uint j = k - 1u; j >= 1u && j < k; --j) {
+            uint d = uniform_below(j + 1u, uvec4(g, j, 3u + l, 0u), key);
+            VAL x = get_v(base + j);
+            set_v(base + j, get_v(base + d));
+            set_v(base + d, x);
+        }
+    }
+    memoryBarrierBuffer();
+    barrier();
+    for (uint p = t; p < m; p += wg) vals[start + p] = get_v(p);
 }

@@ -3,10 +3,10 @@
 //! Element i draws a group in [0, G) from Philox4x32-10 at counter (i, 0, 0, 0) with the seed
 //! as key (G ≈ n / `group_target`); a stable radix sort by group id gathers the groups in
 //! order; then each group is shuffled by one workgroup: one round of Rao–Sandelius (each
-//! element draws one of 32 labels, a stable partition by label) and a Fisher–Yates shuffle of
-//! each label's run, with Philox streams keyed by seed ^ a constant (`shuffle_group`), in
-//! shared memory when the group fits `group_capacity`, otherwise through a global scratch
-//! buffer (the same draws). Independent uniform groups followed by uniform shuffles give a
+//! element draws one of about as many labels as a group's expected size, the elements are
+//! ordered by label, then by position) and a Fisher–Yates shuffle of each label's run, with
+//! Philox streams keyed by seed ^ a constant (`shuffle_group`), in shared memory when the
+//! group fits `group_capacity`, otherwise through global scratch buffers (the same draws). Independent uniform groups followed by uniform shuffles give a
 //! uniform permutation. In the reproducible mode every step is a pure function of (seed, n):
 //! the output is the same on every GPU, subgroup width and run, and equals [`reference`]. The
 //! default mode ranks the sort's first pass with workgroup atomics, so the order of a group
@@ -66,7 +66,14 @@ impl PermDesc {
     fn group_bits(&self) -> u32 {
         32 - (self.groups() - 1).leading_zeros()
     }
+    /// Label bits of a group's shuffle: about one sub-bucket per expected element, 1 to 10.
+    pub fn label_bits(&self) -> u32 {
+        (32 - self.group_target.max(2).saturating_sub(1).leading_zeros()).clamp(1, 10)
+    }
 }
+
+/// Invocations of the shuffle's workgroup (one group each; at most 256, for its scan).
+const SHUFFLE_WORKGROUP: u32 = 256;
 
 pub struct PermScratch {
     pub ids: BufferSlice,
@@ -77,6 +84,7 @@ pub struct PermScratch {
 pub struct PermPlan {
     desc: PermDesc,
     ids: Arc<Pipeline>,
+    bounds: Arc<Pipeline>,
     shuffle: Arc<Pipeline>,
     /// None when there is one group (nothing to sort).
     sort: Option<SortPlan>,
@@ -95,12 +103,13 @@ impl PermPlan {
         if ![4, 8].contains(&desc.value_bytes) {
             return invalid(format!("{what}: elements must be 4 or 8 bytes, not {}", desc.value_bytes));
         }
-        if desc.group_target == 0 || desc.group_capacity == 0 {
-            return invalid(format!("{what}: group target and capacity must be positive"));
+        if desc.group_target < 2 || desc.group_capacity == 0 {
+            return invalid(format!("{what}: the group target must be at least 2 and the capacity positive"));
         }
-        // The shuffle's shared memory: the group, its labels (a byte each), label counters
-        // (32 x 64) and bounds.
-        let shared = desc.group_capacity as u64 * (desc.value_bytes as u64 + 1) + 32 * 64 * 4 + 35 * 4;
+        super::require_subgroup_ops(ctx, &what, &["basic", "arithmetic"])?;
+        // The shuffle's shared memory: the group and each element's position in it, the label
+        // counters, the scan's subgroup sums and the bounds.
+        let shared = desc.group_capacity as u64 * (desc.value_bytes as u64 + 4) + (1u64 << desc.label_bits()) * 4 + 68 * 4;
         if shared > ctx.limits().max_compute_shared_memory_size as u64 {
             return invalid(format!("{what}: a group capacity of {} elements exceeds the device's shared memory", desc.group_capacity));
         }
@@ -119,12 +128,13 @@ impl PermPlan {
         let ids = ctx.pipeline(PipelineKey { shader: "perm_group_ids", spec: vec![256], subgroup_size: None, bindings: 1, push_bytes: 16 })?;
         let shuffle = ctx.pipeline(PipelineKey {
             shader: if desc.value_bytes == 8 { "perm_shuffle_v2" } else { "perm_shuffle_v1" },
-            spec: vec![64, desc.group_capacity],
+            spec: vec![SHUFFLE_WORKGROUP, desc.group_capacity, desc.label_bits()],
             subgroup_size: None,
-            bindings: 3,
+            bindings: 5,
             push_bytes: 16,
         })?;
-        Ok(PermPlan { desc, ids, shuffle, sort })
+        let bounds = ctx.pipeline(PipelineKey { shader: "perm_bounds", spec: vec![256], subgroup_size: None, bindings: 2, push_bytes: 8 })?;
+        Ok(PermPlan { desc, ids, bounds, shuffle, sort })
     }
 
     pub fn desc(&self) -> &PermDesc {
@@ -141,8 +151,8 @@ impl PermPlan {
                 let (ka, va, h, st) = s.scratch_bytes();
                 (ids, ids, ka, va, h, st)
             }
-            // values_alt doubles as the shuffle's overflow scratch.
-            None => (ids, ids, 4, self.values_bytes().max(4), 4, 4),
+            // keys_alt and values_alt double as the shuffle's overflow scratch.
+            None => (ids, ids, ids.max(4), self.values_bytes().max(4), 4, 4),
         }
     }
 
@@ -173,6 +183,7 @@ impl PermPlan {
             ("ids", scratch.ids, self.desc.n * 4),
             ("ids_sorted", scratch.ids_sorted, self.desc.n * 4),
             ("sort values_alt (the shuffle's scratch)", scratch.sort.values_alt, vb),
+            ("sort keys_alt (the shuffle's scratch)", scratch.sort.keys_alt, self.desc.n * 4),
         ] {
             super::require_bytes(&what, name, s, need)?;
         }
@@ -182,12 +193,17 @@ impl PermPlan {
         let g = self.desc.groups();
         let push: [u32; 4] = [self.desc.n as u32, g, self.desc.seed as u32, (self.desc.seed >> 32) as u32];
         let ids_sorted = scratch.ids_sorted.sub(0, self.desc.n * 4);
+        // After the sort its input, the unsorted ids, holds the group bounds (groups + 1 <= n
+        // words, as a group's target is at least 2).
+        let bounds = scratch.ids.sub(0, self.desc.n * 4);
         match &self.sort {
             Some(s) => {
                 let ids = scratch.ids.sub(0, self.desc.n * 4);
                 rec.dispatch_count(&self.ids, &[ids], bytemuck::bytes_of(&push), self.desc.n.div_ceil(256) as u32)?;
                 rec.barrier(&[ids], Access::ComputeWrite, Access::ComputeRead, "perm: group ids ready for the sort");
                 s.record_sort(rec, ids, ids_sorted, Some((values_in.sub(0, vb), values_out.sub(0, vb))), &scratch.sort)?;
+                rec.barrier(&[ids_sorted, bounds], Access::ComputeReadWrite, Access::ComputeReadWrite, "perm: sorted ids ready, the sort's input free for the bounds");
+                rec.dispatch_count(&self.bounds, &[ids_sorted, bounds], bytemuck::bytes_of(&[push[0], push[1]]), self.desc.n.div_ceil(256) as u32)?;
             }
             None => {
                 // One group: every id is 0; the shuffle permutes a copy of the input in place.
@@ -196,11 +212,13 @@ impl PermPlan {
                 rec.barrier(&[ids_sorted, values_out.sub(0, vb)], Access::TransferWrite, Access::ComputeReadWrite, "perm: one group copied");
             }
         }
-        rec.barrier(&[ids_sorted, values_out.sub(0, vb)], Access::ComputeWrite, Access::ComputeReadWrite, "perm: groups in order before the shuffle");
-        // The sort is done with its alternate values buffer: the shuffle's overflow scratch.
+        rec.barrier(&[ids_sorted, bounds, values_out.sub(0, vb)], Access::ComputeWrite, Access::ComputeReadWrite, "perm: groups in order and bounded before the shuffle");
+        // The sort is done with its alternate buffers: the shuffle's overflow scratch, for
+        // elements and their positions.
         let tmp = scratch.sort.values_alt.sub(0, vb);
-        rec.barrier(&[tmp], Access::ComputeReadWrite, Access::ComputeReadWrite, "perm: the sort's scratch reused by the shuffle");
-        rec.dispatch_count(&self.shuffle, &[ids_sorted, values_out.sub(0, vb), tmp], bytemuck::bytes_of(&push), g)
+        let tmp_pos = scratch.sort.keys_alt.sub(0, self.desc.n * 4);
+        rec.barrier(&[tmp, tmp_pos], Access::ComputeReadWrite, Access::ComputeReadWrite, "perm: the sort's buffers reused by the shuffle");
+        rec.dispatch_count(&self.shuffle, &[ids_sorted, values_out.sub(0, vb), tmp, tmp_pos, bounds], bytemuck::bytes_of(&push), g)
     }
 
     /// Upload, permute, download (raw words, `value_bytes / 4` per element).
@@ -269,33 +287,29 @@ pub fn reference_order(desc: &PermDesc) -> Vec<usize> {
     let mut start = 0;
     for grp in 0..g {
         let end = start + order[start..].iter().take_while(|&&i| ids[i] == grp).count();
-        shuffle_group(&mut order[start..end], grp, shuffle_key);
+        shuffle_group(&mut order[start..end], grp, shuffle_key, desc.label_bits());
         start = end;
     }
     order
 }
 
-/// Sub-buckets of one round of Rao-Sandelius in a group's shuffle (glsl/perm/shuffle.comp).
-const SUB: u32 = 32;
-
-/// A group's shuffle, as glsl/perm/shuffle.comp does it: element p draws a label in [0, SUB)
-/// from counter (g, p, 2, .); a stable partition by label; then Fisher-Yates within each
-/// label's run with counters (g, j, 3 + label, .).
-fn shuffle_group(group: &mut [usize], g: u32, key: [u32; 2]) {
-    let labels: Vec<u32> = (0..group.len() as u32).map(|p| uniform_below(SUB, [g, p, 2, 0], key)).collect();
-    let mut parted: Vec<usize> = Vec::with_capacity(group.len());
-    let mut starts = Vec::with_capacity(SUB as usize + 1);
-    for l in 0..SUB {
-        starts.push(parted.len());
-        parted.extend((0..group.len()).filter(|&p| labels[p] == l).map(|p| group[p]));
-    }
-    starts.push(parted.len());
-    for l in 0..SUB as usize {
-        let run = &mut parted[starts[l]..starts[l + 1]];
-        for j in (1..run.len()).rev() {
-            let k = uniform_below(j as u32 + 1, [g, j as u32, 3 + l as u32, 0], key) as usize;
-            run.swap(j, k);
+/// A group's shuffle, as glsl/perm/shuffle.comp does it: element p draws a label, the top
+/// `label_bits` bits of Philox counter (g, p, 2, 0); the elements in order of (label,
+/// position); then Fisher-Yates within each label's run with counters (g, j, 3 + label, 0).
+fn shuffle_group(group: &mut [usize], g: u32, key: [u32; 2], label_bits: u32) {
+    let labels: Vec<u32> = (0..group.len() as u32).map(|p| philox4x32([g, p, 2, 0], key)[0] >> (32 - label_bits)).collect();
+    let mut by_label: Vec<usize> = (0..group.len()).collect();
+    by_label.sort_by_key(|&p| labels[p]);
+    let mut parted: Vec<usize> = by_label.iter().map(|&p| group[p]).collect();
+    let mut base = 0;
+    while base < parted.len() {
+        let l = labels[by_label[base]];
+        let k = by_label[base..].iter().take_while(|&&p| labels[p] == l).count();
+        let run = &mut parted[base..base + k];
+        for j in (1..k).rev() {
+            run.swap(j, uniform_below(j as u32 + 1, [g, j as u32, 3 + l, 0], key) as usize);
         }
+        base += k;
     }
     group.copy_from_slice(&parted);
 }
