@@ -223,11 +223,12 @@ struct BenchArgs {
     #[arg(long, value_delimiter = ',')]
     policy: Vec<String>,
     /// Binning-pass policies of sort, multisplit and permutation to compare,
-    /// WORKGROUPxITEMS[xballots|xpart][xplanes][xhgN][xclocks][xskipN] (default: autox15, 384
+    /// WORKGROUPxITEMS[xballots|xpart][xplanes][xlbN][xhgN][xclocks][xskipN] (default: autox15, 384
     /// invocations for 4-byte keys alone, else 256, peers matched through shared-memory
     /// masks at <= 32 lanes; `xballots` matches them with ballots, `xpart` with
     /// subgroupPartitionNV where the device has it; `xplanes` stages every word
-    /// plane at once; `xhgN` runs the upfront histogram on N workgroups (default 2048);
+    /// plane at once; `xlbN` reads N earlier tiles per look-back round (default 16); `xhgN`
+    /// runs the upfront histogram on N workgroups (default 2048);
     /// `xclocks` times the sort's
     /// binning phases with VK_KHR_shader_clock; `xskipN` skips phases for timing
     /// experiments, so its results fail validation: bit 0 look-back, 1 stores, 2 ranking,

@@ -176,6 +176,22 @@ fn ranking_variants() {
 }
 
 #[test]
+fn lookback_windows() {
+    // One earlier tile per look-back round, an odd window and the widest, with and without
+    // forced fallbacks (a forced tile ends a window early).
+    let ctx = common::ctx();
+    for (policy, period) in [("64x9xlb1", 0), ("64x9xlb1", 3), ("128x7xlb33", 2), ("64x15xlb64", 5)] {
+        let mut d = SortDesc::new(KeyType::U32, 40_009);
+        d.policy = vkprims::prims::binning::BinningPolicy::parse(policy).unwrap();
+        d.value_bytes = 4;
+        d.force_fallback_period = period;
+        check(&d, KeyPattern::FewDistinct, 41);
+        check(&d, KeyPattern::Random, 42);
+    }
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
 fn all_planes_staged_at_once() {
     // `xplanes`: every word plane in shared memory before the look-back; 8-byte keys with
     // 8-byte values need four planes, so fewer items fit (lavapipe: 32 KiB).

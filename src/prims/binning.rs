@@ -69,6 +69,9 @@ pub struct BinningPolicy {
     pub items: u32,
     /// Look-back rounds without progress before a workgroup falls back.
     pub spin_limit: u32,
+    /// Earlier tiles a look-back round reads per bucket (1 to 64).
+    #[serde(default = "default_window")]
+    pub lookback_window: u32,
     /// Workgroups of the upfront histogram. H200, u32 keys at 2^26: 0.211 ms with 2048, 0.229
     /// with 1024, 0.272 with 512 (copies of the counters per subgroup only slowed it:
     /// bench/results/h200/binning/session4/3-early-post).
@@ -96,6 +99,10 @@ pub struct BinningPolicy {
     pub stage_all: bool,
 }
 
+fn default_window() -> u32 {
+    16
+}
+
 /// The binning pass's phases, as its clocks count them.
 pub const PHASES: [&str; 6] = ["load", "rank", "offsets+stage", "look-back", "key scatter", "value scatter"];
 /// Words after a pass's look-back words: the phase clocks (16-cycle units, summed over tiles).
@@ -110,7 +117,7 @@ pub fn phase_cycles(state: &[u32], tiles: u32) -> Vec<f64> {
 
 impl Default for BinningPolicy {
     fn default() -> Self {
-        BinningPolicy { workgroup_size: 0, items: 15, spin_limit: 64, histogram_groups: 2048, peer_match: PeerMatch::Shared, debug_skip: 0, phase_clocks: false, stage_all: false }
+        BinningPolicy { workgroup_size: 0, items: 15, spin_limit: 64, lookback_window: default_window(), histogram_groups: 2048, peer_match: PeerMatch::Shared, debug_skip: 0, phase_clocks: false, stage_all: false }
     }
 }
 
@@ -130,14 +137,15 @@ impl BinningPolicy {
         }
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xhgN][xclocks][xskipN]`, e.g. `384x15` or
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xlbN][xhgN][xclocks][xskipN]`, e.g. `384x15` or
     /// `256x16xpart` (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default;
-    /// `planes`: [`BinningPolicy::stage_all`]; `hgN`: the upfront histogram's workgroups);
+    /// `planes`: [`BinningPolicy::stage_all`]; `lbN`: the look-back window; `hgN`: the
+    /// upfront histogram's workgroups);
     /// WORKGROUP `auto` is the tuned default ([`BinningPolicy::workgroup_for`]).
     /// (`clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (WORKGROUPxITEMS[xballots|xpart][xplanes][xhgN][xclocks][xskipN], e.g. 384x15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (WORKGROUPxITEMS[xballots|xpart][xplanes][xlbN][xhgN][xclocks][xskipN], e.g. 384x15)"));
         let parts: Vec<&str> = s.split('x').collect();
         let mut p = BinningPolicy::default();
         let [wg, items, rest @ ..] = &parts[..] else { return Err(bad()) };
@@ -152,6 +160,7 @@ impl BinningPolicy {
                 ("ballots", _) => p.peer_match = PeerMatch::Ballots,
                 ("part", _) => p.peer_match = PeerMatch::Partitioned,
                 ("planes", _) => p.stage_all = true,
+                (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 ("clocks", _) => p.phase_clocks = true,
                 (_, Some(n)) => p.debug_skip = n.parse().map_err(|_| bad())?,
@@ -167,6 +176,7 @@ impl BinningPolicy {
         let (ballots, part) = (self.peer_match == PeerMatch::Ballots, self.peer_match == PeerMatch::Partitioned);
         let d = BinningPolicy::default();
         for (on, flag) in [(ballots, "xballots".to_string()), (part, "xpart".into()), (self.stage_all, "xplanes".into()),
+            (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
             (self.phase_clocks, "xclocks".into())]
         {
@@ -200,6 +210,7 @@ pub(crate) struct BinningPass {
     pub debug_skip: u32,
     pub phase_clocks: bool,
     pub stage_all: bool,
+    pub lookback_window: u32,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -243,8 +254,8 @@ impl BinningPass {
         if force_fallback_period == 1 {
             return invalid(format!("{what}: force_fallback_period must be 0 (off) or at least 2"));
         }
-        if [p.items, p.spin_limit, p.histogram_groups].contains(&0) {
-            return invalid(format!("{what}: policy values must be positive ({p:?})"));
+        if [p.items, p.spin_limit, p.histogram_groups].contains(&0) || !(1..=64).contains(&p.lookback_window) {
+            return invalid(format!("{what}: policy values must be positive, the look-back window 1 to 64 ({p:?})"));
         }
         require_subgroup_ops(ctx, what, &["basic", "ballot", "arithmetic", "shuffle"])?;
         let sg = &ctx.info().subgroup;
@@ -309,6 +320,7 @@ impl BinningPass {
                 p.debug_skip,
                 p.stage_all as u32,
                 shared_match as u32,
+                p.lookback_window,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -320,7 +332,7 @@ impl BinningPass {
             (_, _, true) => "partitioned",
             _ => "ballots",
         };
-        Ok(BinningPass { workgroup_size, items, tiles: tiles as u32, ranking, debug_skip: p.debug_skip, phase_clocks: p.phase_clocks, stage_all: p.stage_all, pipeline })
+        Ok(BinningPass { workgroup_size, items, tiles: tiles as u32, ranking, debug_skip: p.debug_skip, phase_clocks: p.phase_clocks, stage_all: p.stage_all, lookback_window: p.lookback_window, pipeline })
     }
 
     pub fn tile_keys(&self) -> u64 {
@@ -331,7 +343,8 @@ impl BinningPass {
         let skip = if self.debug_skip != 0 { format!(", skip {}", self.debug_skip) } else { String::new() };
         let clocks = if self.phase_clocks { ", clocks" } else { "" };
         let planes = if self.stage_all { ", planes" } else { "" };
-        format!("tile {} ({}x{}, {}{planes}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
+        let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
+        format!("tile {} ({}x{}, {}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }
 
@@ -347,7 +360,7 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["384x15", "autox15", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xhg512", "64x4xskip32", "512x15xpartxplanesxclocksxskip27"] {
+        for s in ["384x15", "autox15", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "64x4xskip32", "512x15xpartxplanesxclocksxskip27"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);
