@@ -256,7 +256,11 @@ pub fn multisplit_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: 
 pub fn perm_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -> Result<Vec<Check>> {
     use crate::prims::perm::{self, PermDesc, PermPlan};
     let mut checks = Vec::new();
-    for (n, value_bytes, seed, capacity) in [(1u64, 4u32, 1u64, 2048u32), (1000, 8, 2, 2048), (100_003, 4, 42, 2048), (100_003, 4, 42, 64), (1_000_003, 4, 42, 2048)] {
+    // Capacity and target 0: the defaults (the target from n, the capacity from the target
+    // and shared memory); target 4096 is the default beyond 2^26 elements.
+    for (n, value_bytes, seed, capacity, target) in
+        [(1u64, 4u32, 1u64, 0u32, 0u32), (1000, 8, 2, 0, 0), (100_003, 4, 42, 0, 0), (100_003, 4, 42, 64, 0), (1_000_003, 4, 42, 0, 0), (1_000_003, 8, 42, 0, 4096)]
+    {
         if n > max_n {
             continue;
         }
@@ -264,9 +268,10 @@ pub fn perm_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -
         d.reproducible = true;
         d.subgroup_size = subgroup_size;
         d.group_capacity = capacity;
+        d.group_target = target;
         let vw = value_bytes as usize / 4;
         let input: Vec<u32> = (0..n as u32).flat_map(|i| if vw == 1 { vec![i] } else { vec![i, !i] }).collect();
-        let name = format!("{}{}", d.label(), if capacity < 2048 { " overflow-path" } else { "" });
+        let name = format!("{}{}{}", d.label(), if capacity == 64 { " overflow-path" } else { "" }, if target != 0 { format!(" target {target}") } else { String::new() });
         let check = match PermPlan::new(ctx, d.clone()).and_then(|p| p.run(ctx, &input)) {
             Ok(out) => {
                 let want = crate::prims::sort::gather(&input, vw, &perm::reference_order(&d));

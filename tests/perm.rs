@@ -63,6 +63,14 @@ fn gpu_equals_the_cpu_model() {
     let mut d = repro(1_000_003, 4, 42);
     d.group_target = 512;
     assert_matches_reference(&d);
+    // The target beyond 2^26 elements (4096) with the default capacity: groups in shared
+    // memory with 4-byte elements; with 8-byte ones on lavapipe (32 KiB) the capacity falls
+    // below the groups, which then take the global path.
+    for vb in [4, 8] {
+        let mut d = repro(200_003, vb, 5);
+        d.group_target = 4096;
+        assert_matches_reference(&d);
+    }
     common::assert_no_validation_messages(&ctx);
 }
 

@@ -18,7 +18,7 @@
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint CAPACITY = 2048;
+layout(constant_id = 1) const uint CAPACITY = 2048;    // at most 65,536 (16-bit positions)
 layout(constant_id = 2) const uint LABEL_BITS = 10;  // 1 to 12
 #include "common/philox.glsl"
 #if VALUE_WORDS == 2
@@ -40,19 +40,28 @@ const uint LABELS = 1u << LABEL_BITS;
 // Elements per thread of a group that fits in shared memory.
 const uint ITEMS = (CAPACITY + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
 shared VAL s_vals[CAPACITY];
-shared uint s_pos[CAPACITY];      // each placed element's position in the group
+shared uint s_pos[(CAPACITY + 1u) / 2u];  // each placed element's position in the group, 16 bits
 shared uint s_start[LABELS];      // counts, then run starts, then (after placing) run ends
 shared uint s_sums[64];           // the scan's per-subgroup sums (WG <= 256, width >= 4)
 
 bool local_group;
 uint group_start;
 VAL get_v(uint q) { return local_group ? s_vals[q] : tmp[group_start + q]; }
-uint get_p(uint q) { return local_group ? s_pos[q] : tmp_pos[group_start + q]; }
+uint get_p(uint q) { return local_group ? (s_pos[q >> 1u] >> (16u * (q & 1u))) & 0xFFFFu : tmp_pos[group_start + q]; }
 void set_v(uint q, VAL v) {
     if (local_group) s_vals[q] = v; else tmp[group_start + q] = v;
 }
-void set_p(uint q, uint p) {
-    if (local_group) s_pos[q] = p; else tmp_pos[group_start + q] = p;
+// In shared memory two positions share a word, and neighbouring runs belong to different
+// threads: a position is replaced with atomics on its half (placing only sets bits of a
+// zeroed word).
+void set_p(uint q, uint p, bool placing) {
+    if (!local_group) {
+        tmp_pos[group_start + q] = p;
+        return;
+    }
+    uint shift = 16u * (q & 1u);
+    if (!placing) atomicAnd(s_pos[q >> 1u], ~(0xFFFFu << shift));
+    atomicOr(s_pos[q >> 1u], p << shift);
 }
 
 uint label_of(uint g, uint p, uvec2 key) {
@@ -66,10 +75,12 @@ void main() {
     uint start = pc.groups == 1u ? 0u : bounds[g];
     uint m = (pc.groups == 1u ? pc.n : bounds[g + 1u]) - start;
     if (m < 2u) return;
-    for (uint l = t; l < LABELS; l += wg) s_start[l] = 0u;
-    barrier();
     group_start = start;
     local_group = m <= CAPACITY;
+    for (uint l = t; l < LABELS; l += wg) s_start[l] = 0u;
+    if (local_group)
+        for (uint i = t; 2u * i < m; i += wg) s_pos[i] = 0u;
+    barrier();
     uvec2 key = uvec2(pc.seed.x, pc.seed.y ^ 0x5EED5EEDu);
 
     // 1. Labels and their counts; in shared memory the elements and labels stay in
@@ -113,7 +124,7 @@ void main() {
                 }
                 uint q = atomicAdd(s_start[lab[j]], 1u);
                 set_v(q, v[j]);
-                set_p(q, p);
+                set_p(q, p, true);
             }
         }
     }
@@ -131,10 +142,10 @@ void main() {
                 uint pj = get_p(base + j - 1u);
                 if (pj < p) break;
                 set_v(base + j, get_v(base + j - 1u));
-                set_p(base + j, pj);
+                set_p(base + j, pj, false);
             }
             set_v(base + j, x);
-            set_p(base + j, p);
+            set_p(base + j, p, false);
         }
         for (uint j = k - 1u; j >= 1u && j < k; --j) {
             uint d = uniform_below(j + 1u, uvec4(g, j, 3u + l, 0u), key);

@@ -1,13 +1,13 @@
 //! Random permutation on the binning pass (GPU kernels: glsl/perm/, then the radix sort).
 //!
 //! Element i draws a group in [0, G) from Philox4x32-10 at counter (i, 0, 0, 0) with the seed
-//! as key (G ≈ n / `group_target`); a stable radix sort by group id gathers the groups in
+//! as key (G ≈ n / the group target); a stable radix sort by group id gathers the groups in
 //! order; then each group is shuffled by one workgroup: one round of Rao–Sandelius (each
 //! element draws one of about as many labels as a group's expected size, the elements are
 //! ordered by label, then by position) and a Fisher–Yates shuffle of each label's run, with
 //! Philox streams keyed by seed ^ a constant (`shuffle_group`), in shared memory when the
-//! group fits `group_capacity`, otherwise through global scratch buffers (the same draws). Independent uniform groups followed by uniform shuffles give a
-//! uniform permutation. In the reproducible mode every step is a pure function of (seed, n):
+//! group fits the capacity, otherwise through global scratch buffers (the same draws).
+//! Independent uniform groups followed by uniform shuffles give a uniform permutation. In the reproducible mode every step is a pure function of (seed, n):
 //! the output is the same on every GPU, subgroup width and run, and equals [`reference`]. The
 //! default mode ranks the sort's first pass with workgroup atomics, so the order of a group
 //! before its shuffle depends on scheduling; the output is still uniform, as the shuffle's
@@ -29,9 +29,12 @@ pub struct PermDesc {
     pub value_bytes: u32,
     pub seed: u64,
     pub subgroup_size: Option<u32>,
-    /// Expected elements per group.
+    /// Expected elements per group, at least 2; 0 (the default): [`PermDesc::target`]. Part of
+    /// what the output is a function of.
     pub group_target: u32,
-    /// Largest group shuffled in shared memory (debug: small values force the global path).
+    /// Largest group shuffled in shared memory (debug: small values force the global path);
+    /// 0 (the default): the target plus 5.5 standard deviations, or what shared memory holds.
+    /// It does not change the output.
     pub group_capacity: u32,
     /// The same output on every GPU, subgroup width and run, equal to [`reference`]. Off by
     /// default: the sort's first pass then ranks with workgroup atomics, so the order of a
@@ -50,14 +53,24 @@ impl PermDesc {
             value_bytes,
             seed,
             subgroup_size: None,
-            group_target: 1024,
-            group_capacity: 2048,
+            group_target: 0,
+            group_capacity: 0,
             reproducible: false,
             policy: BinningPolicy::default(),
         }
     }
+    /// The group target: as given, or 1024 elements up to 2^26 (at most 65,536 groups: two
+    /// 8-bit sort passes) and 4096 beyond (two passes up to 2^28; the group still fits 48 KiB
+    /// of shared memory with 8-byte elements).
+    pub fn target(&self) -> u32 {
+        match self.group_target {
+            0 if self.n <= 1 << 26 => 1024,
+            0 => 4096,
+            t => t,
+        }
+    }
     pub fn groups(&self) -> u32 {
-        self.n.div_ceil(self.group_target.max(1) as u64).max(1) as u32
+        self.n.div_ceil(self.target().max(1) as u64).max(1) as u32
     }
     pub fn label(&self) -> String {
         let mode = if self.reproducible { " reproducible" } else { "" };
@@ -68,7 +81,7 @@ impl PermDesc {
     }
     /// Label bits of a group's shuffle: about one sub-bucket per expected element, 1 to 10.
     pub fn label_bits(&self) -> u32 {
-        (32 - self.group_target.max(2).saturating_sub(1).leading_zeros()).clamp(1, 10)
+        (32 - self.target().max(2).saturating_sub(1).leading_zeros()).clamp(1, 10)
     }
 }
 
@@ -83,6 +96,8 @@ pub struct PermScratch {
 
 pub struct PermPlan {
     desc: PermDesc,
+    /// Largest group shuffled in shared memory.
+    capacity: u32,
     ids: Arc<Pipeline>,
     bounds: Arc<Pipeline>,
     shuffle: Arc<Pipeline>,
@@ -94,8 +109,8 @@ impl PermPlan {
     /// The groups and the sort's binning pass, for result rows.
     pub fn policy_label(&self) -> String {
         match &self.sort {
-            Some(s) => format!("{} groups, {}", self.desc.groups(), s.policy_label()),
-            None => format!("{} groups", self.desc.groups()),
+            Some(s) => format!("{} groups of <= {} in shared memory, {}", self.desc.groups(), self.capacity, s.policy_label()),
+            None => format!("{} groups of <= {} in shared memory", self.desc.groups(), self.capacity),
         }
     }
     pub fn new(ctx: &Context, desc: PermDesc) -> Result<PermPlan> {
@@ -103,15 +118,24 @@ impl PermPlan {
         if ![4, 8].contains(&desc.value_bytes) {
             return invalid(format!("{what}: elements must be 4 or 8 bytes, not {}", desc.value_bytes));
         }
-        if desc.group_target < 2 || desc.group_capacity == 0 {
-            return invalid(format!("{what}: the group target must be at least 2 and the capacity positive"));
+        if desc.target() < 2 {
+            return invalid(format!("{what}: the group target must be at least 2"));
         }
         super::require_subgroup_ops(ctx, &what, &["basic", "arithmetic"])?;
-        // The shuffle's shared memory: the group and each element's position in it, the label
-        // counters, the scan's subgroup sums and the bounds.
-        let shared = desc.group_capacity as u64 * (desc.value_bytes as u64 + 4) + (1u64 << desc.label_bits()) * 4 + 68 * 4;
-        if shared > ctx.limits().max_compute_shared_memory_size as u64 {
-            return invalid(format!("{what}: a group capacity of {} elements exceeds the device's shared memory", desc.group_capacity));
+        // The shuffle's shared memory: the group and each element's 16-bit position in it, the
+        // label counters, the scan's subgroup sums and spare words.
+        let fixed = (1u64 << desc.label_bits()) * 4 + 72 * 4;
+        let per_element = desc.value_bytes as u64 + 2;
+        let max_shared = ctx.limits().max_compute_shared_memory_size as u64;
+        let capacity = match desc.group_capacity {
+            0 => {
+                let t = desc.target() as f64;
+                ((t + 5.5 * t.sqrt()) as u64 + 16).min(max_shared.saturating_sub(fixed) / per_element).min(1 << 16) as u32
+            }
+            c => c,
+        };
+        if capacity == 0 || capacity > 1 << 16 || capacity as u64 * per_element + fixed > max_shared {
+            return invalid(format!("{what}: a group capacity of {capacity} elements exceeds the device's shared memory (or 65,536)"));
         }
         let sort = if desc.groups() > 1 {
             let mut sd = SortDesc::new(KeyType::U32, desc.n);
@@ -128,13 +152,13 @@ impl PermPlan {
         let ids = ctx.pipeline(PipelineKey { shader: "perm_group_ids", spec: vec![256], subgroup_size: None, bindings: 1, push_bytes: 16 })?;
         let shuffle = ctx.pipeline(PipelineKey {
             shader: if desc.value_bytes == 8 { "perm_shuffle_v2" } else { "perm_shuffle_v1" },
-            spec: vec![SHUFFLE_WORKGROUP, desc.group_capacity, desc.label_bits()],
+            spec: vec![SHUFFLE_WORKGROUP, capacity, desc.label_bits()],
             subgroup_size: None,
             bindings: 5,
             push_bytes: 16,
         })?;
         let bounds = ctx.pipeline(PipelineKey { shader: "perm_bounds", spec: vec![256], subgroup_size: None, bindings: 2, push_bytes: 8 })?;
-        Ok(PermPlan { desc, ids, bounds, shuffle, sort })
+        Ok(PermPlan { desc, capacity, ids, bounds, shuffle, sort })
     }
 
     pub fn desc(&self) -> &PermDesc {
