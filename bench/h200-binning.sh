@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, multisplit-pairs, windows: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 if want anchors; then
@@ -25,6 +25,13 @@ step perm 100 $B bench perm --n 2^24,2^28 --values 4,8 --ranking atomic,stable -
 # look-back, 2 stores, 8 peer matching, 16 step counters; only the first pass's time is
 # meaningful, as a skip's wrong output feeds the later passes).
 step policies 150 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy 384x15,384x15xballots,384x15xpart,256x15,512x15,384x15xclocks,384x15xskip1,384x15xskip2,384x15xskip8,384x15xskip16,384x15xskip27 --trials 10 --profile --json "$OUT/policies.json"
+# Lean steps for one device call with the anchors and selftest (session 4's final run).
+step perm-lean 90 $B bench perm --n 2^28 --values 4,8 --ranking atomic,stable --trials 10 --profile --json "$OUT/perm.json"
+step sort-lean 120 $B bench sort --n 2^20,2^28 --key u32 --values 0,4 --trials 10 --json "$OUT/sort.json"
+step sort-u64 40 $B bench sort --n 2^24 --key u64 --values 0 --trials 10 --json "$OUT/sort-u64.json"
+step multisplit-lean 90 $B bench multisplit --n 2^26 --key u32 --buckets 2,16,256,4096 --values 0 --ranking stable,atomic --trials 10 --json "$OUT/multisplit.json"
+step multisplit-pairs 40 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --trials 10 --json "$OUT/multisplit-pairs.json"
+step windows 60 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy 384x15,384x15xlb16,384x15xlb32 --trials 10 --profile --json "$OUT/windows.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

@@ -227,7 +227,7 @@ struct BenchArgs {
     /// invocations for 4-byte keys alone, else 256, peers matched through shared-memory
     /// masks at <= 32 lanes; `xballots` matches them with ballots, `xpart` with
     /// subgroupPartitionNV where the device has it; `xplanes` stages every word
-    /// plane at once; `xlbN` reads N earlier tiles per look-back round (default 16); `xhgN`
+    /// plane at once; `xlbN` reads N earlier tiles per look-back round (default 8); `xhgN`
     /// runs the upfront histogram on N workgroups (default 2048);
     /// `xclocks` times the sort's
     /// binning phases with VK_KHR_shader_clock; `xskipN` skips phases for timing

@@ -300,7 +300,7 @@ void bucket_offsets(out uint hist[4]) {
 // of this tile's first element of bucket d minus its tile position.
 // Earlier tiles read per look-back round (independent loads, one latency): a tile late in a
 // wave of concurrent tiles walks back to the last wave's inclusive prefixes.
-layout(constant_id = 12) const uint LB_WINDOW = 16;
+layout(constant_id = 12) const uint LB_WINDOW = 8;
 shared uint s_stuck[2];  // per fallback round, by parity: 1 + the newest stuck tile, 0: none
 
 // Walks bucket d back from tile `look`, adding into `sum`; true when an inclusive prefix was

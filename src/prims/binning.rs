@@ -69,7 +69,7 @@ pub struct BinningPolicy {
     pub items: u32,
     /// Look-back rounds without progress before a workgroup falls back.
     pub spin_limit: u32,
-    /// Earlier tiles a look-back round reads per bucket (1 to 64).
+    /// Earlier tiles a look-back round reads per bucket (1 to 64; default 8).
     #[serde(default = "default_window")]
     pub lookback_window: u32,
     /// Workgroups of the upfront histogram. H200, u32 keys at 2^26: 0.211 ms with 2048, 0.229
@@ -99,8 +99,10 @@ pub struct BinningPolicy {
     pub stage_all: bool,
 }
 
+/// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
+/// 0.49 with 32 (bench/results/h200/binning/session4/6-final, windows).
 fn default_window() -> u32 {
-    16
+    8
 }
 
 /// The binning pass's phases, as its clocks count them.
