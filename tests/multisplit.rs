@@ -124,6 +124,32 @@ fn one_bucket_empty_buckets_fallback_and_size() {
 }
 
 #[test]
+fn shared_memory_peer_matching() {
+    // The H200's default matching (shared-memory masks) on lavapipe: a 64-invocation
+    // workgroup, where the mask rows fit at width 8 or more (at width 4: ballots). Every
+    // bucket source, skewed ids, a forced fallback, 2 to 256 buckets.
+    let ctx = common::ctx();
+    let policy = vkprims::prims::binning::BinningPolicy::parse("64x15").unwrap();
+    let n = 50_021;
+    let keys = sort_keys(KeyPattern::Random, KeyType::U32, n, 12);
+    for (b, shape) in [(2u32, 0u32), (16, 1), (256, 2)] {
+        let mut d = MultisplitDesc::new(KeyType::U32, n as u64, BucketSource::Ids { buckets: b });
+        d.policy = policy;
+        d.value_bytes = 4;
+        d.force_fallback_period = 3;
+        check(&d, &keys, Some(&ids(n, b, shape, 13)));
+        let mut d = MultisplitDesc::new(KeyType::U32, n as u64, BucketSource::Bits { lo: 5, hi: 5 + b.trailing_zeros() });
+        d.policy = policy;
+        check(&d, &keys, None);
+        let mut d = MultisplitDesc::new(KeyType::U32, n as u64, BucketSource::Splitters { count: b - 1 });
+        d.policy = policy;
+        d.value_bytes = 8;
+        check(&d, &keys, Some(&splitters(KeyType::U32, &keys, b as usize - 1, 14)));
+    }
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
 fn bad_requests() {
     let ctx = common::ctx();
     let plan_err = |d: MultisplitDesc| MultisplitPlan::new(&ctx, d).err().expect("refused").to_string();

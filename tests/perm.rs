@@ -63,6 +63,11 @@ fn gpu_equals_the_cpu_model() {
     let mut d = repro(1_000_003, 4, 42);
     d.group_target = 512;
     assert_matches_reference(&d);
+    // The group sort with peers matched in shared memory (the H200's default; on lavapipe
+    // only this small workgroup fits its mask rows, at width 8 or more).
+    let mut d = repro(300_007, 8, 9);
+    d.policy = vkprims::prims::binning::BinningPolicy::parse("64x15").unwrap();
+    assert_matches_reference(&d);
     // The target beyond 2^26 elements (4096) with the default capacity: groups in shared
     // memory with 4-byte elements; with 8-byte ones on lavapipe (32 KiB) the capacity falls
     // below the groups, which then take the global path.

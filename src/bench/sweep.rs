@@ -165,7 +165,15 @@ pub fn run_sweep(ctx: &Arc<Context>, sweep: &Sweep, command: &[String], mut prog
     for &n in &sweep.sizes {
         let copies = bench_copy(ctx, &mut arena, n, &sweep.opts)?;
         let best = copies.iter().map(|r| r.gbps).fold(0.0, f64::max);
-        let mut at_n = copies;
+        // Each row is reported as soon as it is measured (a sweep cut short by a time limit
+        // still leaves the rows it finished in the log).
+        let mut emit = |mut r: Row| {
+            r.copy_gbps = Some(best);
+            r.fraction_of_copy = Some(r.gbps / best);
+            progress(&r);
+            rows.push(r);
+        };
+        copies.into_iter().for_each(&mut emit);
         if matches!(sweep.what, What::Scan | What::All) {
             for &dt in &sweep.dtypes {
                 for &op in &sweep.ops {
@@ -175,7 +183,7 @@ pub fn run_sweep(ctx: &Arc<Context>, sweep: &Sweep, command: &[String], mut prog
                             if let Some(p) = p {
                                 desc.policy = *p;
                             }
-                            at_n.push(bench_scan(ctx, &mut arena, &desc, &sweep.opts)?);
+                            emit(bench_scan(ctx, &mut arena, &desc, &sweep.opts)?);
                         }
                     }
                 }
@@ -194,7 +202,7 @@ pub fn run_sweep(ctx: &Arc<Context>, sweep: &Sweep, command: &[String], mut prog
                             desc.descending = descending;
                             desc.policy = policy;
                             desc.ranking = ranking;
-                            at_n.push(bench_sort(ctx, &mut arena, &desc, &sweep.opts)?);
+                            emit(bench_sort(ctx, &mut arena, &desc, &sweep.opts)?);
                         }
                     }
                 }
@@ -204,7 +212,7 @@ pub fn run_sweep(ctx: &Arc<Context>, sweep: &Sweep, command: &[String], mut prog
                     for &value_bytes in &sweep.values {
                         for &b in &sweep.buckets {
                             let split = SplitCase { key, n, buckets: b, value_bytes, ranking, policy };
-                            at_n.push(bench_multisplit(ctx, &mut arena, &split, &sweep.opts)?);
+                            emit(bench_multisplit(ctx, &mut arena, &split, &sweep.opts)?);
                         }
                     }
                 }
@@ -213,15 +221,9 @@ pub fn run_sweep(ctx: &Arc<Context>, sweep: &Sweep, command: &[String], mut prog
                 // Element sizes from the value axis (0, keys only, has no permutation row).
                 for &value_bytes in sweep.values.iter().filter(|&&v| v > 0) {
                     let reproducible = ranking == Ranking::Stable;
-                    at_n.push(bench_perm(ctx, &mut arena, n, value_bytes, reproducible, policy, &sweep.opts)?);
+                    emit(bench_perm(ctx, &mut arena, n, value_bytes, reproducible, policy, &sweep.opts)?);
                 }
             }
-        }
-        for mut r in at_n {
-            r.copy_gbps = Some(best);
-            r.fraction_of_copy = Some(r.gbps / best);
-            progress(&r);
-            rows.push(r);
         }
     }
     Ok(Results {

@@ -7,11 +7,12 @@
 //! ordered by label, then by position) and a Fisher–Yates shuffle of each label's run, with
 //! Philox streams keyed by seed ^ a constant (`shuffle_group`), in shared memory when the
 //! group fits the capacity, otherwise through global scratch buffers (the same draws).
-//! Independent uniform groups followed by uniform shuffles give a uniform permutation. In the reproducible mode every step is a pure function of (seed, n):
-//! the output is the same on every GPU, subgroup width and run, and equals [`reference`]. The
-//! default mode ranks the sort's first pass with workgroup atomics, so the order of a group
-//! before its shuffle depends on scheduling; the output is still uniform, as the shuffle's
-//! draws do not depend on that order.
+//! Independent uniform groups followed by uniform shuffles give a uniform permutation. In the
+//! reproducible mode every step is a pure function of (seed, n): the output is the same on
+//! every GPU, subgroup width and run, and equals [`reference`]. The default mode ranks the
+//! sort's first pass with workgroup atomics, so the order of a group before its shuffle
+//! depends on scheduling; the output is still uniform, as the shuffle's draws do not depend
+//! on that order.
 
 use std::sync::Arc;
 
@@ -122,6 +123,9 @@ impl PermPlan {
             return invalid(format!("{what}: the group target must be at least 2"));
         }
         super::require_subgroup_ops(ctx, &what, &["basic", "arithmetic"])?;
+        if SHUFFLE_WORKGROUP / ctx.info().subgroup.min_size.max(1) > 64 {
+            return invalid(format!("{what}: the shuffle needs subgroups of at least 4 lanes (its scan keeps 64 subgroup sums)"));
+        }
         // The shuffle's shared memory: the group and each element's 16-bit position in it, the
         // label counters, the scan's subgroup sums and spare words.
         let fixed = (1u64 << desc.label_bits()) * 4 + 72 * 4;
