@@ -232,7 +232,7 @@ struct BenchArgs {
     /// `xclocks` times the sort's
     /// binning phases with VK_KHR_shader_clock; `xskipN` skips phases for timing
     /// experiments, so its results fail validation: bit 0 look-back, 1 stores, 2 ranking,
-    /// 3 peer matching only, 4 step counters only; bit 5 (results stay right) ranks with
+    /// 3 peer matching only, 4 step counters only (2-4 with `xballots` or `xpart`); bit 5 (results stay right) ranks with
     /// uvec4 ballots even at 32 lanes or fewer).
     #[arg(long, value_delimiter = ',')]
     binning_policy: Vec<String>,

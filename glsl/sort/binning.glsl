@@ -48,8 +48,9 @@ layout(constant_id = 7) const uint STAGE_WORDS = 4096;
 layout(constant_id = 8) const uint ATOMIC_RANK = 0;
 // Timing experiments only (wrong results): bit 0 skips the look-back, bit 1 the scatter's
 // global stores, bit 2 the ranking (every element rank 0 of its own bucket run), bit 3 only
-// the peer matching (every element its own group), bit 4 only the step counters. Bit 5 is
-// not a skip: it ranks with uvec4 ballots at every width (results stay right).
+// the peer matching (every element its own group), bit 4 only the step counters (bits 2 to
+// 4: ballot and partition matching only, not SHARED_MATCH). Bit 5 is not a skip: it ranks
+// with uvec4 ballots at every width (results stay right).
 layout(constant_id = 9) const uint DEBUG_SKIP = 0;
 // 1: every word plane of the tile (key words, then value words) is staged at once, plane p at
 // s_mem[p * tile_size()], before the look-back; the scatter then needs no per-element arrays

@@ -82,7 +82,8 @@ pub struct BinningPolicy {
     pub peer_match: PeerMatch,
     /// Timing experiments only, results are wrong: skip phases of the binning pass (bit 0:
     /// look-back, 1: the scatter's global stores, 2: the ranking, 3: only its peer matching,
-    /// 4: only its step counters). Bit 5 is not a skip (results stay right): rank with uvec4
+    /// 4: only its step counters; bits 2 to 4 act on ballot and partition matching only, not
+    /// on the shared-memory match). Bit 5 is not a skip (results stay right): rank with uvec4
     /// ballots even at 32 lanes or fewer, so tests reach the wide-subgroup path.
     #[serde(default)]
     pub debug_skip: u32,
