@@ -189,9 +189,8 @@ impl SortPlan {
     pub fn tile_keys(&self) -> u64 {
         self.pass.tile_keys()
     }
-    /// The binning pass's geometry and ranking, for result rows.
-    /// The binning pass's label, and the upfront histogram's workgroups where they are not
-    /// the default.
+    /// For result rows: the binning pass's geometry and ranking, and the upfront histogram's
+    /// workgroups where they are not the default.
     pub fn policy_label(&self) -> String {
         match self.desc.policy.histogram_groups {
             g if g == BinningPolicy::default().histogram_groups => self.pass.label(),
