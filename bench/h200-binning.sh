@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, multisplit-pairs, windows: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, multisplit-4096, multisplit-pairs, windows: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 if want anchors; then
@@ -29,7 +29,10 @@ step policies 150 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy 3
 step perm-lean 90 $B bench perm --n 2^28 --values 4,8 --ranking atomic,stable --trials 10 --profile --json "$OUT/perm.json"
 step sort-lean 120 $B bench sort --n 2^20,2^28 --key u32 --values 0,4 --trials 10 --json "$OUT/sort.json"
 step sort-u64 40 $B bench sort --n 2^24 --key u64 --values 0 --trials 10 --json "$OUT/sort-u64.json"
-step multisplit-lean 90 $B bench multisplit --n 2^26 --key u32 --buckets 2,16,256,4096 --values 0 --ranking stable,atomic --trials 10 --json "$OUT/multisplit.json"
+# (2, 16, 256 and 4096 buckets with both rankings passed 90 s in session 4: 2^26 inputs and
+# their CPU checks, eight rows.)
+step multisplit-lean 180 $B bench multisplit --n 2^26 --key u32 --buckets 2,16,256 --values 0 --ranking stable,atomic --trials 10 --json "$OUT/multisplit.json"
+step multisplit-4096 90 $B bench multisplit --n 2^26 --key u32 --buckets 4096 --values 0 --ranking stable,atomic --trials 10 --json "$OUT/multisplit-4096.json"
 step multisplit-pairs 40 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --trials 10 --json "$OUT/multisplit-pairs.json"
 step windows 60 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy 384x15,384x15xlb16,384x15xlb32 --trials 10 --profile --json "$OUT/windows.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
