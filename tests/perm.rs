@@ -104,8 +104,8 @@ fn chi_square(counts: &[Vec<u32>], samples: u64) -> (f64, f64) {
 
 #[test]
 fn one_group_shuffle_is_uniform() {
-    // One group of 8: the labels, the stable partition and the per-label Fisher-Yates of the
-    // group shuffle alone, over 8,000 fixed seeds (the CPU model, which the GPU equals).
+    // One group of 8: the group shuffle's random keys (labels, then the ranks within a
+    // label's run) alone, over 8,000 fixed seeds (the CPU model, which the GPU equals).
     let (n, seeds) = (8usize, 8_000u64);
     let mut counts = vec![vec![0u32; n]; n];
     for seed in 0..seeds {

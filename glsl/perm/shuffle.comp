@@ -1,24 +1,24 @@
 #version 460
 // Permutation, step 3: after a sort by group id each group is a contiguous run, and one
-// workgroup shuffles it (CPU twin: src/prims/perm.rs, `shuffle_group`). One round of
-// Rao-Sandelius into about as many sub-buckets as the group has elements, so almost nothing
-// is serial:
-//   1. element p of group g draws a label, the top LABEL_BITS bits of Philox counter
-//      (g, p, 2, 0);
-//   2. the elements are counted per label, the counts scanned, and each element placed in its
-//      label's run at a slot from a shared atomic (any order);
-//   3. one thread per label puts its run (about one element) in the order of the elements'
-//      positions in the group, so the result does not depend on the atomics' order, then
-//      Fisher-Yates shuffles it with counters (g, j, 3 + label, 0).
-// Uniform: iid labels make every assignment of elements to sub-buckets of the drawn sizes
-// equally likely, and each sub-bucket's order is then uniform. Groups of at most CAPACITY
-// elements are rearranged in shared memory; larger ones (rare, forced by the tests) through
-// the scratch buffers `tmp` and `tmp_pos` in global memory, with the same draws, so the paths
-// agree. Nothing here depends on the subgroup size.
+// workgroup shuffles it (CPU twin: src/prims/perm.rs, `shuffle_group`). Element p of group g
+// draws r = Philox(counter (g, p, 2, 0)); the group's output is its elements in order of the
+// random key (top LABEL_BITS bits of r.x, r.y, r.z), ties broken by position, so the result
+// is a pure function of the group's input order (reproducible) and, as the keys are iid,
+// a uniform order of the group up to ties of 64 random bits within a label's run (total
+// variation below k^2 2^-65 for a run of k, far below what Philox itself can be told apart by).
+//   1. Counting sort by label (about one label per expected element): labels are counted,
+//      the counts scanned, and each element takes a slot in its label's run from a shared
+//      atomic (any order), where it stores r.y's top 16 bits and its position.
+//   2. Each element's place in its run is how many of the run's elements (about one) have a
+//      smaller key: compared by the stored 16 bits, the full draws recomputed only when
+//      those tie. Nothing is serial, and each element costs one Philox draw.
+// Groups of at most CAPACITY elements are shuffled in shared memory; larger ones (rare,
+// forced by the tests) through the scratch buffers `tmp`, `tmp_pos` and the sorted ids' own
+// words, with the same keys, so the paths agree. Nothing here depends on the subgroup size.
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint CAPACITY = 2048;    // at most 65,536 (16-bit positions)
+layout(constant_id = 1) const uint CAPACITY = 2048;  // at most 65,536 (16-bit positions)
 layout(constant_id = 2) const uint LABEL_BITS = 10;  // 1 to 12
 #include "common/philox.glsl"
 #if VALUE_WORDS == 2
@@ -27,46 +27,35 @@ layout(constant_id = 2) const uint LABEL_BITS = 10;  // 1 to 12
 #define VAL uint
 #endif
 layout(push_constant) uniform Params { uint n; uint groups; uvec2 seed; } pc;
-layout(set = 0, binding = 0, std430) readonly buffer Ids { uint ids[]; };  // sorted
+// Sorted group ids; once the bounds are known, the overflow path's per-slot r.y.
+layout(set = 0, binding = 0, std430) coherent buffer Ids { uint ids[]; };
 layout(set = 0, binding = 1, std430) buffer Vals { VAL vals[]; };
-// Overflow scratch (coherent: one invocation reads what another wrote in the same dispatch):
-// the elements, and their positions in the group.
+// Overflow scratch, per slot (coherent: one invocation reads what another wrote in the same
+// dispatch): the element and its position in the group.
 layout(set = 0, binding = 2, std430) coherent buffer Tmp { VAL tmp[]; };
 layout(set = 0, binding = 3, std430) coherent buffer TmpPos { uint tmp_pos[]; };
 // Where each group starts (glsl/perm/bounds.comp); not read when there is one group.
 layout(set = 0, binding = 4, std430) readonly buffer Bounds { uint bounds[]; };
 
 const uint LABELS = 1u << LABEL_BITS;
+const uint VW = VALUE_WORDS;
 // Elements per thread of a group that fits in shared memory.
 const uint ITEMS = (CAPACITY + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
-shared VAL s_vals[CAPACITY];
-shared uint s_pos[(CAPACITY + 1u) / 2u];  // each placed element's position in the group, 16 bits
-shared uint s_start[LABELS];      // counts, then run starts, then (after placing) run ends
-shared uint s_sums[64];           // the scan's per-subgroup sums (WG <= 256, width >= 4)
+// While ranking, slot q's word: r.y's top 16 bits, then the position. Then the group in its
+// output order, VW words per element.
+shared uint s_mem[CAPACITY * VW];
+shared uint s_start[LABELS];  // counts, then run starts, then (after placing) run ends
+shared uint s_sums[64];       // the scan's per-subgroup sums (WG <= 256, width >= 4)
 
-bool local_group;
-uint group_start;
-VAL get_v(uint q) { return local_group ? s_vals[q] : tmp[group_start + q]; }
-uint get_p(uint q) { return local_group ? (s_pos[q >> 1u] >> (16u * (q & 1u))) & 0xFFFFu : tmp_pos[group_start + q]; }
-void set_v(uint q, VAL v) {
-    if (local_group) s_vals[q] = v; else tmp[group_start + q] = v;
+uvec4 draw(uint g, uint p, uvec2 key) { return philox4x32(uvec4(g, p, 2u, 0u), key); }
+uint label_of(uvec4 r) { return r.x >> (32u - LABEL_BITS); }
+// Element po (draw ro) goes before element p (draw r) of the same label's run.
+bool precedes(uvec4 ro, uint po, uvec4 r, uint p) {
+    if (ro.y != r.y) return ro.y < r.y;
+    if (ro.z != r.z) return ro.z < r.z;
+    return po < p;
 }
-// In shared memory two positions share a word, and neighbouring runs belong to different
-// threads: a position is replaced with atomics on its half (placing only sets bits of a
-// zeroed word).
-void set_p(uint q, uint p, bool placing) {
-    if (!local_group) {
-        tmp_pos[group_start + q] = p;
-        return;
-    }
-    uint shift = 16u * (q & 1u);
-    if (!placing) atomicAnd(s_pos[q >> 1u], ~(0xFFFFu << shift));
-    atomicOr(s_pos[q >> 1u], p << shift);
-}
-
-uint label_of(uint g, uint p, uvec2 key) {
-    return philox4x32(uvec4(g, p, 2u, 0u), key).x >> (32u - LABEL_BITS);
-}
+uint run_start(uint l) { return l == 0u ? 0u : s_start[l - 1u]; }
 
 void main() {
     uint g = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
@@ -75,30 +64,30 @@ void main() {
     uint start = pc.groups == 1u ? 0u : bounds[g];
     uint m = (pc.groups == 1u ? pc.n : bounds[g + 1u]) - start;
     if (m < 2u) return;
-    group_start = start;
-    local_group = m <= CAPACITY;
+    bool local_group = m <= CAPACITY;
     for (uint l = t; l < LABELS; l += wg) s_start[l] = 0u;
-    if (local_group)
-        for (uint i = t; 2u * i < m; i += wg) s_pos[i] = 0u;
     barrier();
     uvec2 key = uvec2(pc.seed.x, pc.seed.y ^ 0x5EED5EEDu);
 
-    // 1. Labels and their counts; in shared memory the elements and labels stay in
-    // registers (one round: m <= WG * ITEMS), else both are fetched again to place.
+    // 1. Labels and their counts; in shared memory the elements and their (label, r.y top
+    // 16 bits) stay in registers (one round: m <= WG * ITEMS), else they are drawn again.
     VAL v[ITEMS];
-    uint lab[ITEMS];
+    uint tag[ITEMS];
     for (uint r = 0u; r < m; r += wg * ITEMS) {
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
             uint p = r + j * wg + t;
             if (p < m) {
-                if (local_group) v[j] = vals[start + p];
-                lab[j] = label_of(g, p, key);
-                atomicAdd(s_start[lab[j]], 1u);
+                uvec4 d = draw(g, p, key);
+                if (local_group) {
+                    v[j] = vals[start + p];
+                    tag[j] = (label_of(d) << 16) | (d.y >> 16);
+                }
+                atomicAdd(s_start[label_of(d)], 1u);
             }
         }
     }
     barrier();
-    // 2. Exclusive scan of the counts: thread t takes a contiguous range of labels.
+    // Exclusive scan of the counts: thread t takes a contiguous range of labels.
     uint per = (LABELS + wg - 1u) / wg;
     uint first = min(t * per, LABELS), last = min(first + per, LABELS);
     uint mine = 0u;
@@ -113,48 +102,74 @@ void main() {
         before += c;
     }
     barrier();
-    // Place: a slot in the label's run (s_start[l] ends as the run's end).
-    for (uint r = 0u; r < m; r += wg * ITEMS) {
-        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-            uint p = r + j * wg + t;
-            if (p < m) {
-                if (!local_group) {
-                    v[j] = vals[start + p];
-                    lab[j] = label_of(g, p, key);
-                }
-                uint q = atomicAdd(s_start[lab[j]], 1u);
-                set_v(q, v[j]);
-                set_p(q, p, true);
-            }
-        }
-    }
-    memoryBarrierBuffer();
-    barrier();
 
-    // 3. Each run: into the order of positions (insertion sort: a run holds about
-    // m / LABELS elements), then Fisher-Yates.
-    for (uint l = t; l < LABELS; l += wg) {
-        uint base = l == 0u ? 0u : s_start[l - 1u], k = s_start[l] - base;
-        for (uint i = 1u; i < k; ++i) {
-            VAL x = get_v(base + i);
-            uint p = get_p(base + i), j = i;
-            for (; j > 0u; --j) {
-                uint pj = get_p(base + j - 1u);
-                if (pj < p) break;
-                set_v(base + j, get_v(base + j - 1u));
-                set_p(base + j, pj, false);
+    if (local_group) {
+        // Place: a slot in the label's run (s_start[l] ends as the run's end).
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+            uint p = j * wg + t;
+            if (p < m) s_mem[atomicAdd(s_start[tag[j] >> 16], 1u)] = (tag[j] << 16) | p;
+        }
+        barrier();
+        // 2. Rank within the run, then the group through shared memory in output order.
+        uint dst[ITEMS];
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+            uint p = j * wg + t;
+            if (p >= m) continue;
+            uint l = tag[j] >> 16, h = tag[j] & 0xFFFFu, b = run_start(l), e = s_start[l];
+            uint rank = 0u;
+            for (uint q = b; q < e; ++q) {
+                uint w = s_mem[q], po = w & 0xFFFFu, ho = w >> 16;
+                if (ho < h || (ho == h && po != p && precedes(draw(g, po, key), po, draw(g, p, key), p))) rank += 1u;
             }
-            set_v(base + j, x);
-            set_p(base + j, p, false);
+            dst[j] = b + rank;
         }
-        for (uint j = k - 1u; j >= 1u && j < k; --j) {
-            uint d = uniform_below(j + 1u, uvec4(g, j, 3u + l, 0u), key);
-            VAL x = get_v(base + j);
-            set_v(base + j, get_v(base + d));
-            set_v(base + d, x);
+        barrier();
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+            if (j * wg + t < m) {
+#if VALUE_WORDS == 2
+                s_mem[2u * dst[j]] = v[j].x;
+                s_mem[2u * dst[j] + 1u] = v[j].y;
+#else
+                s_mem[dst[j]] = v[j];
+#endif
+            }
         }
+        barrier();
+        for (uint p = t; p < m; p += wg) {
+#if VALUE_WORDS == 2
+            vals[start + p] = uvec2(s_mem[2u * p], s_mem[2u * p + 1u]);
+#else
+            vals[start + p] = s_mem[p];
+#endif
+        }
+        return;
+    }
+
+    // Overflow: slot q of the group holds its element in tmp, its position in tmp_pos and its
+    // r.y in the ids' word (the ids are dead once the bounds are known).
+    for (uint p = t; p < m; p += wg) {
+        uvec4 d = draw(g, p, key);
+        uint q = atomicAdd(s_start[label_of(d)], 1u);
+        tmp[start + q] = vals[start + p];
+        tmp_pos[start + q] = p;
+        ids[start + q] = d.y;
     }
     memoryBarrierBuffer();
     barrier();
-    for (uint p = t; p < m; p += wg) vals[start + p] = get_v(p);
+    for (uint q = t; q < m; q += wg) {
+        uint p = tmp_pos[start + q];
+        uvec4 d = draw(g, p, key);
+        uint l = label_of(d), b = run_start(l), e = s_start[l];
+        uint rank = 0u;
+        for (uint qo = b; qo < e; ++qo) {
+            uint yo = ids[start + qo];
+            if (yo < d.y) {
+                rank += 1u;
+            } else if (yo == d.y && qo != q) {
+                uint po = tmp_pos[start + qo];
+                if (precedes(draw(g, po, key), po, d, p)) rank += 1u;
+            }
+        }
+        vals[start + b + rank] = tmp[start + q];
+    }
 }

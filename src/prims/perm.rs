@@ -2,17 +2,18 @@
 //!
 //! Element i draws a group in [0, G) from Philox4x32-10 at counter (i, 0, 0, 0) with the seed
 //! as key (G ≈ n / the group target); a stable radix sort by group id gathers the groups in
-//! order; then each group is shuffled by one workgroup: one round of Rao–Sandelius (each
-//! element draws one of about as many labels as a group's expected size, the elements are
-//! ordered by label, then by position) and a Fisher–Yates shuffle of each label's run, with
-//! Philox streams keyed by seed ^ a constant (`shuffle_group`), in shared memory when the
-//! group fits the capacity, otherwise through global scratch buffers (the same draws).
-//! Independent uniform groups followed by uniform shuffles give a uniform permutation. In the
-//! reproducible mode every step is a pure function of (seed, n): the output is the same on
-//! every GPU, subgroup width and run, and equals [`reference`]. The default mode ranks the
+//! order; then each group is shuffled by one workgroup: element p of group g draws a random
+//! key from Philox counter (g, p, 2, 0) under seed ^ a constant, and the group is put in order
+//! of that key (a counting sort by its top bits, then a rank within each bucket, about one
+//! element; `shuffle_group`), in shared memory when the group fits the capacity, otherwise
+//! through global scratch buffers (the same keys). Independent uniform groups, each put in a
+//! uniform order, give a uniform permutation (up to ties of the keys' 64 low random bits,
+//! broken by position: a total-variation distance below k² 2^-65 for k elements of a bucket).
+//! In the reproducible mode every step is a pure function of (seed, n): the output is the same
+//! on every GPU, subgroup width and run, and equals [`reference`]. The default mode ranks the
 //! sort's first pass with workgroup atomics, so the order of a group before its shuffle
-//! depends on scheduling; the output is still uniform, as the shuffle's draws do not depend
-//! on that order.
+//! depends on scheduling; the output is still uniform, as the keys do not depend on that
+//! order.
 
 use std::sync::Arc;
 
@@ -126,10 +127,10 @@ impl PermPlan {
         if SHUFFLE_WORKGROUP / ctx.info().subgroup.min_size.max(1) > 64 {
             return invalid(format!("{what}: the shuffle needs subgroups of at least 4 lanes (its scan keeps 64 subgroup sums)"));
         }
-        // The shuffle's shared memory: the group and each element's 16-bit position in it, the
-        // label counters, the scan's subgroup sums and spare words.
+        // The shuffle's shared memory: the group (its words double as each element's key and
+        // position while ranking), the label counters, the scan's subgroup sums and spare words.
         let fixed = (1u64 << desc.label_bits()) * 4 + 72 * 4;
-        let per_element = desc.value_bytes as u64 + 2;
+        let per_element = desc.value_bytes as u64;
         let max_shared = ctx.limits().max_compute_shared_memory_size as u64;
         let capacity = match desc.group_capacity {
             0 => {
@@ -321,25 +322,14 @@ pub fn reference_order(desc: &PermDesc) -> Vec<usize> {
     order
 }
 
-/// A group's shuffle, as glsl/perm/shuffle.comp does it: element p draws a label, the top
-/// `label_bits` bits of Philox counter (g, p, 2, 0); the elements in order of (label,
-/// position); then Fisher-Yates within each label's run with counters (g, j, 3 + label, 0).
+/// A group's shuffle, as glsl/perm/shuffle.comp does it: element p draws r = Philox counter
+/// (g, p, 2, 0); the elements go in order of (top `label_bits` bits of r.x, r.y, r.z, p).
 fn shuffle_group(group: &mut [usize], g: u32, key: [u32; 2], label_bits: u32) {
-    let labels: Vec<u32> = (0..group.len() as u32).map(|p| philox4x32([g, p, 2, 0], key)[0] >> (32 - label_bits)).collect();
-    let mut by_label: Vec<usize> = (0..group.len()).collect();
-    by_label.sort_by_key(|&p| labels[p]);
-    let mut parted: Vec<usize> = by_label.iter().map(|&p| group[p]).collect();
-    let mut base = 0;
-    while base < parted.len() {
-        let l = labels[by_label[base]];
-        let k = by_label[base..].iter().take_while(|&&p| labels[p] == l).count();
-        let run = &mut parted[base..base + k];
-        for j in (1..k).rev() {
-            run.swap(j, uniform_below(j as u32 + 1, [g, j as u32, 3 + l, 0], key) as usize);
-        }
-        base += k;
-    }
-    group.copy_from_slice(&parted);
+    let draws: Vec<[u32; 4]> = (0..group.len() as u32).map(|p| philox4x32([g, p, 2, 0], key)).collect();
+    let mut order: Vec<usize> = (0..group.len()).collect();
+    order.sort_unstable_by_key(|&p| (draws[p][0] >> (32 - label_bits), draws[p][1], draws[p][2], p));
+    let shuffled: Vec<usize> = order.iter().map(|&p| group[p]).collect();
+    group.copy_from_slice(&shuffled);
 }
 
 /// `reference(n, seed)`: the permutation of 0..n-1 every GPU produces for this seed.
