@@ -1,7 +1,8 @@
 #version 460
 // Bucket histogram of a multisplit: workgroups stride over the elements and count in shared
-// memory (up to 256 buckets), or straight into the global counts (GLOBAL_COUNTS, for the up
-// to 65,536 buckets of a composed split). CPU twin: src/prims/multisplit.rs (reference).
+// memory (up to 256 buckets, then added into the workgroup's copy of the counters,
+// sort/hist_layout.glsl), or straight into the global counts (GLOBAL_COUNTS, for the up to
+// 65,536 buckets of a composed split). CPU twin: src/prims/multisplit.rs (reference).
 #extension GL_EXT_control_flow_attributes : require
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint KEY_KIND = 0;
@@ -9,6 +10,7 @@ layout(constant_id = 2) const uint DESCENDING = 0;
 layout(constant_id = 3) const uint SOURCE = 0;
 layout(constant_id = 4) const uint GLOBAL_COUNTS = 0;
 #include "sort/sort_keys.glsl"
+#include "sort/hist_layout.glsl"
 
 layout(push_constant) uniform Params { uint n; uint shift; uint bits; uint buckets; } pc;
 layout(set = 0, binding = 0, std430) readonly buffer Keys { KEY keys[]; };
@@ -46,8 +48,9 @@ void main() {
     }
     if (GLOBAL_COUNTS != 0u) return;
     barrier();
+    uint copy = hist_copy(gl_WorkGroupID.x);
     for (uint i = lid; i < pc.buckets; i += wg) {
         uint c = s_hist[i];
-        if (c != 0u) atomicAdd(hist[i], c);
+        if (c != 0u) atomicAdd(hist[copy + i], c);
     }
 }

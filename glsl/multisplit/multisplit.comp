@@ -26,14 +26,14 @@ layout(set = 0, binding = 6, std430) readonly buffer AuxIds { uint aux_ids[]; };
 layout(set = 0, binding = 6, std430) readonly buffer AuxSplit { KEY aux_splitters[]; };
 #include "multisplit/buckets.glsl"
 
-const uint MAX_PASSES = 8;
+#include "sort/hist_layout.glsl"
 
 uint bucket_of(uint index, KEY key) { return bucket_from(index, key); }
 bool bucket_is_key_function() { return SOURCE == 0u; }
 // Bits that tell the buckets apart: ceil(log2(buckets)).
 uint bucket_bits() { return pc.buckets <= 1u ? 0u : uint(findMSB(pc.buckets - 1u)) + 1u; }
 uint bucket_base(uint b) { return offsets[b]; }
-bool pass_is_trivial() { return offsets[MAX_PASSES * 256u] != 0u; }
+bool pass_is_trivial() { return offsets[HIST_FLAGS] != 0u; }
 
 #include "sort/binning.glsl"
 

@@ -19,7 +19,7 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint CAPACITY = 2048;  // at most 65,536 (16-bit positions)
-layout(constant_id = 2) const uint LABEL_BITS = 10;  // 1 to 12
+layout(constant_id = 2) const uint LABEL_BITS = 10;  // 1 to 16
 #include "common/philox.glsl"
 #if VALUE_WORDS == 2
 #define VAL uvec2
@@ -45,7 +45,7 @@ const uint ITEMS = (CAPACITY + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
 // output order, VW words per element.
 shared uint s_mem[CAPACITY * VW];
 shared uint s_start[LABELS];  // counts, then run starts, then (after placing) run ends
-shared uint s_sums[64];       // the scan's per-subgroup sums (WG <= 256, width >= 4)
+shared uint s_sums[128];      // the scan's per-subgroup sums (WG <= 512, width >= 4)
 
 uvec4 draw(uint g, uint p, uvec2 key) { return philox4x32(uvec4(g, p, 2u, 0u), key); }
 uint label_of(uvec4 r) { return r.x >> (32u - LABEL_BITS); }

@@ -8,13 +8,13 @@ layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint KEY_KIND = 0;
 layout(constant_id = 2) const uint DESCENDING = 0;
 #include "sort/sort_keys.glsl"
+#include "sort/hist_layout.glsl"
 
 layout(push_constant) uniform Params { uint n; uint lo; uint passes; uint last_bits; } pc;
 layout(set = 0, binding = 0, std430) readonly buffer Keys { KEY keys[]; };
-// hist[pass * 256 + digit]
+// Counts into this workgroup's copy (sort/hist_layout.glsl).
 layout(set = 0, binding = 1, std430) buffer Hist { uint hist[]; };
 
-const uint MAX_PASSES = 8;
 shared uint s_hist[MAX_PASSES * 256];
 
 // Keys per lane per round, loaded before any is counted: enough loads in flight to keep
@@ -46,8 +46,9 @@ void main() {
         }
     }
     barrier();
+    uint copy = hist_copy(gl_WorkGroupID.x);
     for (uint i = lid; i < pc.passes * 256u; i += wg) {
         uint c = s_hist[i];
-        if (c != 0u) atomicAdd(hist[i], c);
+        if (c != 0u) atomicAdd(hist[copy + i], c);
     }
 }

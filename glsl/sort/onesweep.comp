@@ -23,13 +23,13 @@ layout(set = 0, binding = 4, std430) readonly buffer Offsets { uint offsets[]; }
 // look-back word for digit d.
 layout(set = 0, binding = 5, std430) coherent buffer State { uint state[]; };
 
-const uint MAX_PASSES = 8;
+#include "sort/hist_layout.glsl"
 
 uint bucket_of(uint index, KEY key) { return digit_of(key, pc.shift, pc.bits); }
 bool bucket_is_key_function() { return true; }
 uint bucket_bits() { return pc.bits; }
 uint bucket_base(uint b) { return offsets[pc.pass_index * 256u + b]; }
-bool pass_is_trivial() { return offsets[MAX_PASSES * 256u + pc.pass_index] != 0u; }
+bool pass_is_trivial() { return offsets[HIST_FLAGS + pc.pass_index] != 0u; }
 
 #include "sort/binning.glsl"
 

@@ -13,6 +13,11 @@ use crate::gpu::{self, Context, Pipeline, PipelineKey};
 
 /// The largest n the 30-bit look-back counts allow.
 pub const MAX_N: u64 = (1 << 30) - 1;
+/// Bytes of the upfront histogram buffer of the sort and the one-pass multisplit
+/// (glsl/sort/hist_layout.glsl): the offsets of up to 8 passes, a flag per pass, then 16
+/// copies of their counters, so that the histogram's global atomics spread over more cache
+/// lines.
+pub const UPFRONT_HIST_BYTES: u64 = (8 * 256 + 32 + 16 * 8 * 256) * 4;
 /// Counter rows: one per subgroup, so at most 16 subgroups per workgroup.
 const MAX_SUBGROUPS: u32 = 16;
 /// Elements per tile: a tile position is 16 bits in the kernel.

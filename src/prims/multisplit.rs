@@ -132,7 +132,6 @@ pub struct MultisplitPlan {
     composed: Option<Composed>,
 }
 
-const MAX_PASSES: u64 = 8;
 /// Elements one histogram workgroup counts per round (128 invocations x 16).
 const HIST_CHUNK: u64 = 128 * 16;
 /// The most buckets a split takes: 2^16 (bit fields of up to 16 bits).
@@ -266,7 +265,7 @@ impl MultisplitPlan {
     pub fn hist_bytes(&self) -> u64 {
         match &self.composed {
             Some(c) => self.counts_bytes() + c.scan.state_bytes(),
-            None => (MAX_PASSES * 256 + MAX_PASSES) * 4,
+            None => binning::UPFRONT_HIST_BYTES,
         }
     }
     pub fn state_bytes(&self) -> u64 {

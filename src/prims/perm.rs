@@ -81,14 +81,15 @@ impl PermDesc {
     fn group_bits(&self) -> u32 {
         32 - (self.groups() - 1).leading_zeros()
     }
-    /// Label bits of a group's shuffle: about one sub-bucket per expected element, 1 to 10.
+    /// Label bits of a group's shuffle: about one label per expected element, 1 to 11 (at most
+    /// 2048 labels: 8 KiB of shared memory).
     pub fn label_bits(&self) -> u32 {
-        (32 - self.target().max(2).saturating_sub(1).leading_zeros()).clamp(1, 10)
+        (32 - self.target().max(2).saturating_sub(1).leading_zeros()).clamp(1, 11)
     }
 }
 
-/// Invocations of the shuffle's workgroup (one group each; at most 256, for its scan).
-const SHUFFLE_WORKGROUP: u32 = 256;
+/// Invocations of the shuffle's workgroup (one group each; at most 512, for its scan).
+const SHUFFLE_WORKGROUP: u32 = 512;
 
 pub struct PermScratch {
     pub ids: BufferSlice,
@@ -124,12 +125,12 @@ impl PermPlan {
             return invalid(format!("{what}: the group target must be at least 2"));
         }
         super::require_subgroup_ops(ctx, &what, &["basic", "arithmetic"])?;
-        if SHUFFLE_WORKGROUP / ctx.info().subgroup.min_size.max(1) > 64 {
-            return invalid(format!("{what}: the shuffle needs subgroups of at least 4 lanes (its scan keeps 64 subgroup sums)"));
+        if SHUFFLE_WORKGROUP / ctx.info().subgroup.min_size.max(1) > 128 {
+            return invalid(format!("{what}: the shuffle needs subgroups of at least 4 lanes (its scan keeps 128 subgroup sums)"));
         }
         // The shuffle's shared memory: the group (its words double as each element's key and
         // position while ranking), the label counters, the scan's subgroup sums and spare words.
-        let fixed = (1u64 << desc.label_bits()) * 4 + 72 * 4;
+        let fixed = (1u64 << desc.label_bits()) * 4 + 136 * 4;
         let per_element = desc.value_bytes as u64;
         let max_shared = ctx.limits().max_compute_shared_memory_size as u64;
         let capacity = match desc.group_capacity {

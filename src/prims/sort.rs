@@ -118,7 +118,6 @@ impl SortDesc {
 }
 
 pub use super::binning::MAX_N;
-const MAX_PASSES: u64 = 8;
 
 /// Scratch buffers a sort needs besides its input and output (allocate once, reuse).
 pub struct SortScratch {
@@ -205,7 +204,7 @@ impl SortPlan {
     }
     /// Digit histograms and offsets of every pass, then a flag per pass.
     pub fn hist_bytes(&self) -> u64 {
-        (MAX_PASSES * 256 + MAX_PASSES) * 4
+        binning::UPFRONT_HIST_BYTES
     }
     /// Per pass: tile ticket, debug counter and the look-back words (256 digits per tile).
     /// Each pass has its own region, so one fill before the sort resets every pass.
