@@ -33,7 +33,7 @@ step sort-small 90 $B bench sort --n 2^20,2^22 --key u32 --values 0 --binning-po
 # u32 keys and pairs over sizes with a per-kernel profile (the histogram's share).
 step sort-sizes 150 $B bench sort --n 2^20,2^22,2^24,2^26,2^28 --key u32 --values 0,4 --trials 10 --profile --json "$OUT/sort-sizes.json"
 # Phase clocks of the default pass (shared-memory peer match) at 2^26.
-step clocks 60 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy 384x15xclocks,256x15xclocks --trials 10 --json "$OUT/clocks.json"
+step clocks 60 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy 384x15xclocks,256x15xclocks --trials 10 --profile --json "$OUT/clocks.json"
 step sort-u64 40 $B bench sort --n 2^24 --key u64 --values 0 --trials 10 --json "$OUT/sort-u64.json"
 # (2, 16, 256 and 4096 buckets with both rankings passed 90 s in session 4: 2^26 inputs and
 # their CPU checks, eight rows.)
