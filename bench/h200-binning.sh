@@ -34,6 +34,11 @@ step sort-small 90 $B bench sort --n 2^20,2^22 --key u32 --values 0 --binning-po
 step sort-sizes 150 $B bench sort --n 2^20,2^22,2^24,2^26,2^28 --key u32 --values 0,4 --trials 10 --profile --json "$OUT/sort-sizes.json"
 # Phase clocks of the default pass (shared-memory peer match) at 2^26.
 step clocks 60 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy 384x15xclocks,256x15xclocks --trials 10 --profile --json "$OUT/clocks.json"
+# Few buckets: shared-memory peer matching serialises lanes that share a bucket's mask word.
+step multisplit-small-b 120 $B bench multisplit --n 2^26 --key u32 --buckets 2,4,16 --values 0 --ranking stable --binning-policy 384x15,384x15xballots --trials 10 --json "$OUT/multisplit-small-b.json"
+step multisplit-2e28 200 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 0,4 --ranking stable,atomic --trials 10 --json "$OUT/multisplit-2e28.json"
+# Compiler statistics (registers, spills) of the binning passes and the permutation's shuffle.
+step stats 60 $B pipelines --stats
 step sort-u64 40 $B bench sort --n 2^24 --key u64 --values 0 --trials 10 --json "$OUT/sort-u64.json"
 # (2, 16, 256 and 4096 buckets with both rankings passed 90 s in session 4: 2^26 inputs and
 # their CPU checks, eight rows.)

@@ -783,6 +783,14 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                     }
                 }
             }
+            for value_bytes in [4, 8] {
+                let mut desc = PermDesc::new(1 << 28, value_bytes, 0);
+                desc.n = desc.n.min(ctx.max_storage_buffer_range() / 8);
+                desc.group_target = 4096;
+                desc.subgroup_size = dev.subgroup_size;
+                let plan = PermPlan::new(&ctx, desc)?;
+                show(plan.shuffle_pipeline(), format!("perm {value_bytes}B shuffle, {}", plan.policy_label()))?;
+            }
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -3,6 +3,7 @@
 // of the buffer, and flag passes where every key has the same digit (the binning pass then
 // only copies); layout: sort/hist_layout.glsl. One workgroup of 64 invocations per pass, four
 // digits each; no subgroup operations, so any width works.
+#extension GL_EXT_control_flow_attributes : require
 layout(local_size_x_id = 0) in;  // 64
 layout(push_constant) uniform Params { uint n; } pc;
 layout(set = 0, binding = 0, std430) buffer Hist { uint hist[]; };
@@ -17,7 +18,7 @@ void main() {
     uint d = 4u * t;
     if (t == 0u) s_trivial = 0u;
     uvec4 c = uvec4(0u);
-    for (uint k = 0u; k < HIST_COPIES; ++k) {
+    [[unroll]] for (uint k = 0u; k < HIST_COPIES; ++k) {
         uint at = hist_copy(k) + p * 256u + d;
         c += uvec4(hist[at], hist[at + 1u], hist[at + 2u], hist[at + 3u]);
     }
