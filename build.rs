@@ -92,8 +92,8 @@ fn variants() -> Vec<Variant> {
             });
         }
     }
-    // Random permutation: group bounds, and the per-group shuffle by value width (the group
-    // ids are drawn by the sort's first pass and histogram).
+    // Random permutation: group ids, and the per-group shuffle by value width.
+    v.push(Variant { name: "perm_group_ids".into(), file: "perm/group_ids.comp", defines: vec![] });
     v.push(Variant { name: "perm_bounds".into(), file: "perm/bounds.comp", defines: vec![] });
     for vw in [1, 2] {
         v.push(Variant { name: format!("perm_shuffle_v{vw}"), file: "perm/shuffle.comp", defines: vec![("VALUE_WORDS", vw.to_string())] });

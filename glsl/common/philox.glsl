@@ -28,7 +28,4 @@ uint uniform_below(uint range, uvec4 ctr, uvec2 key) {
     return 0u;
 }
 
-// The permutation's group of element i (src/prims/perm.rs, reference_order).
-uint perm_group(uint i, uint groups, uvec2 seed) { return uniform_below(groups, uvec4(i, 0u, 0u, 0u), seed); }
-
 #endif

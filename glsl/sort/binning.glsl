@@ -27,7 +27,6 @@
 // The including kernel provides: KEY and VAL types with KEY64 and VALUE_WORDS; the buffers
 // keys_in, keys_out, vals_in, vals_out and state (`coherent`, ticket in word 0); spec
 // constants ITEMS, FORCE_FALLBACK_PERIOD, SPIN_LIMIT; push constants pc.n and pc.num_tiles;
-//   KEY load_key(uint i)                  input element i's key (keys_in[i], or drawn)
 //   uint bucket_of(uint index, KEY key)   the element's bucket, < 256
 //   bool bucket_is_key_function()         bucket_of ignores the index and is cheap
 //   uint bucket_bits()                    bits that distinguish buckets (ballots per step)
@@ -126,7 +125,7 @@ void fallback_histogram(uint t) {
     barrier();
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint i = key_index(t, j);
-        if (i < pc.n) atomicAdd(s_fb[bucket_of(i, load_key(i))], 1u);
+        if (i < pc.n) atomicAdd(s_fb[bucket_of(i, keys_in[i])], 1u);
     }
     barrier();
 }
@@ -246,9 +245,6 @@ void rank_tile() {
 // Step 2: each row's offset per bucket within the tile (in s_mem, bucket start included), the
 // tile's histogram (returned for the buckets lid + k * WG in hist[k]) and the bucket starts
 // in the tile (s_start).
-// The loops over counter rows go ROW_CHUNK rows at a time, unrolled, so a chunk's shared
-// loads are in flight together rather than one latency per row (a workgroup of 384 has 12).
-const uint ROW_CHUNK = 8u;
 void bucket_offsets(out uint hist[4]) {
     uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
     uint rows = ATOMIC_RANK != 0u ? 1u : gl_NumSubgroups;
@@ -257,16 +253,10 @@ void bucket_offsets(out uint hist[4]) {
         hist[k] = 0u;
         if (d < 256u) {
             uint run = 0u;
-            for (uint s0 = 0u; s0 < rows; s0 += ROW_CHUNK) {
-                uint c[ROW_CHUNK];
-                [[unroll]] for (uint i = 0u; i < ROW_CHUNK; ++i) {
-                    c[i] = 0u;
-                    if (s0 + i < rows) c[i] = s_mem[(s0 + i) * 256u + d];
-                }
-                [[unroll]] for (uint i = 0u; i < ROW_CHUNK; ++i) {
-                    if (s0 + i < rows) s_mem[(s0 + i) * 256u + d] = run;
-                    run += c[i];
-                }
+            for (uint s = 0u; s < rows; ++s) {
+                uint c = s_mem[s * 256u + d];
+                s_mem[s * 256u + d] = run;
+                run += c;
             }
             hist[k] = run;
             s_start[d] = run;
@@ -281,9 +271,7 @@ void bucket_offsets(out uint hist[4]) {
     uint before = subgroupExclusiveAdd(mine);
     if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u) s_sums[gl_SubgroupID] = before + mine;
     barrier();
-    for (uint s0 = 0u; s0 < gl_SubgroupID; s0 += ROW_CHUNK)
-        [[unroll]] for (uint i = 0u; i < ROW_CHUNK; ++i)
-            if (s0 + i < gl_SubgroupID) before += s_sums[s0 + i];
+    for (uint s = 0u; s < gl_SubgroupID; ++s) before += s_sums[s];
     uint tot[8];  // per <= 8 when WG >= 32 (the host guarantees WG >= 64)
     for (uint d = first; d < last; ++d) tot[d - first] = s_start[d];
     barrier();
@@ -298,15 +286,7 @@ void bucket_offsets(out uint hist[4]) {
         uint d = lid + k * wg;
         if (d < 256u) {
             uint start = s_start[d];
-            for (uint s0 = 0u; s0 < rows; s0 += ROW_CHUNK) {
-                uint c[ROW_CHUNK];
-                [[unroll]] for (uint i = 0u; i < ROW_CHUNK; ++i) {
-                    c[i] = 0u;
-                    if (s0 + i < rows) c[i] = s_mem[(s0 + i) * 256u + d];
-                }
-                [[unroll]] for (uint i = 0u; i < ROW_CHUNK; ++i)
-                    if (s0 + i < rows) s_mem[(s0 + i) * 256u + d] = c[i] + start;
-            }
+            for (uint s = 0u; s < rows; ++s) s_mem[s * 256u + d] += start;
         }
     }
     barrier();
@@ -498,7 +478,7 @@ void binning_pass() {
 
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint i = key_index(tile, j);
-        key[j] = i < pc.n ? load_key(i) : KEY(0);
+        key[j] = i < pc.n ? keys_in[i] : KEY(0);
         el[j] = i < pc.n ? bucket_of(i, key[j]) << 16 : INVALID;
     }
 

@@ -7,13 +7,10 @@
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint KEY_KIND = 0;
 layout(constant_id = 2) const uint DESCENDING = 0;
-// 1: keys are the permutation's groups, drawn rather than read (as in onesweep.comp).
-layout(constant_id = 3) const uint DRAWN_KEYS = 0;
 #include "sort/sort_keys.glsl"
 #include "sort/hist_layout.glsl"
-#include "common/philox.glsl"
 
-layout(push_constant) uniform Params { uint n; uint lo; uint passes; uint last_bits; uint groups; uint pad; uvec2 seed; } pc;
+layout(push_constant) uniform Params { uint n; uint lo; uint passes; uint last_bits; } pc;
 layout(set = 0, binding = 0, std430) readonly buffer Keys { KEY keys[]; };
 // Counts into this workgroup's copy (sort/hist_layout.glsl).
 layout(set = 0, binding = 1, std430) buffer Hist { uint hist[]; };
@@ -33,8 +30,7 @@ void main() {
         KEY k[HIST_ITEMS];
         [[unroll]] for (uint j = 0u; j < HIST_ITEMS; ++j) {
             uint i = base + j * wg + lid;
-            k[j] = KEY(0);
-            if (i < pc.n) k[j] = DRAWN_KEYS != 0u ? KEY(perm_group(i, pc.groups, pc.seed)) : keys[i];
+            k[j] = i < pc.n ? keys[i] : KEY(0);
         }
         // Unrolled over passes too (bounded by MAX_PASSES), so the digit extractions and the
         // shared atomics of a key are independent instructions, not a loop.

@@ -10,13 +10,9 @@ layout(constant_id = 2) const uint KEY_KIND = 0;
 layout(constant_id = 3) const uint DESCENDING = 0;
 layout(constant_id = 4) const uint FORCE_FALLBACK_PERIOD = 0; // debug: >= 2 forces fallback
 layout(constant_id = 5) const uint SPIN_LIMIT = 64;           // look-back rounds before fallback
-// 1: the permutation's first pass (src/prims/perm.rs): key i is element i's group, drawn
-// here from Philox (pc.groups, pc.seed) instead of read, so no id array is written first.
-layout(constant_id = 13) const uint DRAWN_KEYS = 0;
 #include "sort/sort_keys.glsl"
-#include "common/philox.glsl"
 
-layout(push_constant) uniform Params { uint n; uint num_tiles; uint shift; uint bits; uint pass_index; uint groups; uvec2 seed; } pc;
+layout(push_constant) uniform Params { uint n; uint num_tiles; uint shift; uint bits; uint pass_index; } pc;
 layout(set = 0, binding = 0, std430) readonly buffer KeysIn { KEY keys_in[]; };
 layout(set = 0, binding = 1, std430) writeonly buffer KeysOut { KEY keys_out[]; };
 layout(set = 0, binding = 2, std430) readonly buffer ValsIn { VAL vals_in[]; };
@@ -29,10 +25,6 @@ layout(set = 0, binding = 5, std430) coherent buffer State { uint state[]; };
 
 #include "sort/hist_layout.glsl"
 
-KEY load_key(uint i) {
-    if (DRAWN_KEYS != 0u) return KEY(perm_group(i, pc.groups, pc.seed));
-    return keys_in[i];
-}
 uint bucket_of(uint index, KEY key) { return digit_of(key, pc.shift, pc.bits); }
 bool bucket_is_key_function() { return true; }
 uint bucket_bits() { return pc.bits; }

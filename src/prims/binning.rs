@@ -18,14 +18,6 @@ pub const MAX_N: u64 = (1 << 30) - 1;
 /// copies of their counters, so that the histogram's global atomics spread over more cache
 /// lines.
 pub const UPFRONT_HIST_BYTES: u64 = (8 * 256 + 32 + 16 * 8 * 256) * 4;
-
-/// Workgroups of an upfront histogram (128 invocations x 16 elements a round): the policy's
-/// count, but at least 8192 elements each. Each workgroup ends with one global atomic per
-/// counter, so fewer, fuller workgroups cost less at small n (2048 workgroups on 2^22 keys
-/// took 35 us on the H200, 16 copies of the counters included).
-pub fn histogram_groups(n: u64, policy: &BinningPolicy) -> u32 {
-    (policy.histogram_groups as u64).min(n.div_ceil(8192)).max(1) as u32
-}
 /// Counter rows: one per subgroup, so at most 16 subgroups per workgroup.
 const MAX_SUBGROUPS: u32 = 16;
 /// Elements per tile: a tile position is 16 bits in the kernel.
@@ -241,8 +233,6 @@ pub(crate) struct BinningKernel<'a> {
     pub source: u32,
     pub bindings: u32,
     pub push_bytes: u32,
-    /// Spec constant 13 of the sort's pass: keys drawn (the permutation's groups), not read.
-    pub drawn_keys: bool,
 }
 
 impl BinningPass {
@@ -339,7 +329,6 @@ impl BinningPass {
                 p.stage_all as u32,
                 shared_match as u32,
                 p.lookback_window,
-                kernel.drawn_keys as u32,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,

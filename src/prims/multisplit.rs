@@ -132,6 +132,8 @@ pub struct MultisplitPlan {
     composed: Option<Composed>,
 }
 
+/// Elements one histogram workgroup counts per round (128 invocations x 16).
+const HIST_CHUNK: u64 = 128 * 16;
 /// The most buckets a split takes: 2^16 (bit fields of up to 16 bits).
 pub const MAX_BUCKETS: u64 = 1 << 16;
 
@@ -215,7 +217,6 @@ impl MultisplitPlan {
             source: src,
             bindings: 7,
             push_bytes: 20,
-            drawn_keys: false,
         };
         let pass = BinningPass::new(ctx, &what, input, desc.force_fallback_period, &desc.policy, desc.ranking, kernel)?;
         Ok(MultisplitPlan { desc, histogram, offsets, pass, composed })
@@ -409,7 +410,7 @@ impl MultisplitPlan {
         // global counters of a composed one).
         let histogram = |rec: &mut Recorder, counts: BufferSlice| {
             let push: [u32; 4] = [self.desc.n as u32, shift, bits, b];
-            let groups = binning::histogram_groups(self.desc.n, &self.desc.policy);
+            let groups = self.desc.n.div_ceil(HIST_CHUNK).min(self.desc.policy.histogram_groups as u64) as u32;
             rec.dispatch(&self.histogram, &[keys_in.sub(0, kb), counts, aux_slice], bytemuck::bytes_of(&push), [groups, 1, 1])
         };
         if let (Some(c), Some(sort_scratch)) = (&self.composed, &scratch.sort) {

@@ -1,8 +1,8 @@
 //! Random permutation on the binning pass (GPU kernels: glsl/perm/, then the radix sort).
 //!
 //! Element i draws a group in [0, G) from Philox4x32-10 at counter (i, 0, 0, 0) with the seed
-//! as key (G ≈ n / the group target), drawn by the sort's histogram and first pass rather
-//! than stored; a stable radix sort by group id gathers the groups in order; then each group is shuffled by one workgroup: element p of group g draws a random
+//! as key (G ≈ n / the group target); a stable radix sort by group id gathers the groups in
+//! order; then each group is shuffled by one workgroup: element p of group g draws a random
 //! key from Philox counter (g, p, 2, 0) under seed ^ a constant, and the group is put in order
 //! of that key (a counting sort by its top bits, then a rank within each bucket, about one
 //! element; `shuffle_group`), in shared memory when the group fits the capacity, otherwise
@@ -20,7 +20,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::binning::{BinningPolicy, Ranking};
-use super::sort::{DrawnKeys, KeyType, SortDesc, SortPlan, SortScratch};
+use super::sort::{KeyType, SortDesc, SortPlan, SortScratch};
 use crate::error::{invalid, Result};
 use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
 
@@ -92,7 +92,6 @@ impl PermDesc {
 const SHUFFLE_WORKGROUP: u32 = 512;
 
 pub struct PermScratch {
-    /// n words: the sort's input binding (never read: the ids are drawn), then the group bounds.
     pub ids: BufferSlice,
     pub ids_sorted: BufferSlice,
     pub sort: SortScratch,
@@ -102,6 +101,7 @@ pub struct PermPlan {
     desc: PermDesc,
     /// Largest group shuffled in shared memory.
     capacity: u32,
+    ids: Arc<Pipeline>,
     bounds: Arc<Pipeline>,
     shuffle: Arc<Pipeline>,
     /// None when there is one group (nothing to sort).
@@ -150,13 +150,12 @@ impl PermPlan {
             sd.subgroup_size = desc.subgroup_size;
             sd.policy = desc.policy;
             sd.ranking = if desc.reproducible { Ranking::Stable } else { Ranking::Atomic };
-            // The group ids are drawn by the sort's histogram and first pass, not read.
-            sd.drawn_keys = Some(DrawnKeys { groups: desc.groups(), seed: desc.seed });
             Some(SortPlan::new(ctx, sd)?)
         } else {
             super::check_len(ctx, &what, desc.n, desc.value_bytes as u64)?;
             None
         };
+        let ids = ctx.pipeline(PipelineKey { shader: "perm_group_ids", spec: vec![256], subgroup_size: None, bindings: 1, push_bytes: 16 })?;
         let shuffle = ctx.pipeline(PipelineKey {
             shader: if desc.value_bytes == 8 { "perm_shuffle_v2" } else { "perm_shuffle_v1" },
             spec: vec![SHUFFLE_WORKGROUP, capacity, desc.label_bits()],
@@ -165,7 +164,7 @@ impl PermPlan {
             push_bytes: 16,
         })?;
         let bounds = ctx.pipeline(PipelineKey { shader: "perm_bounds", spec: vec![256], subgroup_size: None, bindings: 2, push_bytes: 8 })?;
-        Ok(PermPlan { desc, capacity, bounds, shuffle, sort })
+        Ok(PermPlan { desc, capacity, ids, bounds, shuffle, sort })
     }
 
     pub fn desc(&self) -> &PermDesc {
@@ -233,8 +232,9 @@ impl PermPlan {
         let bounds = scratch.ids.sub(0, self.desc.n * 4);
         match &self.sort {
             Some(s) => {
-                // The sort draws the ids (its input binding is never read).
                 let ids = scratch.ids.sub(0, self.desc.n * 4);
+                rec.dispatch_count(&self.ids, &[ids], bytemuck::bytes_of(&push), self.desc.n.div_ceil(256) as u32)?;
+                rec.barrier(&[ids], Access::ComputeWrite, Access::ComputeRead, "perm: group ids ready for the sort");
                 s.record_sort(rec, ids, ids_sorted, Some((values_in.sub(0, vb), values_out.sub(0, vb))), &scratch.sort)?;
                 rec.barrier(&[ids_sorted, bounds], Access::ComputeReadWrite, Access::ComputeReadWrite, "perm: sorted ids ready, the sort's input free for the bounds");
                 rec.dispatch_count(&self.bounds, &[ids_sorted, bounds], bytemuck::bytes_of(&[push[0], push[1]]), self.desc.n.div_ceil(256) as u32)?;

@@ -89,18 +89,6 @@ pub struct SortDesc {
     /// order needs, so the keys are still sorted). Cheaper; used by the permutation.
     #[serde(default)]
     pub ranking: Ranking,
-    /// The permutation's sort: keys are not read but drawn, key i being element i's group.
-    #[serde(skip)]
-    pub(crate) drawn_keys: Option<DrawnKeys>,
-}
-
-/// Key i = `uniform_below(groups, Philox(i, 0, 0, 0) under seed)` (glsl/common/philox.glsl
-/// `perm_group`), drawn by the histogram and the first pass: the permutation writes no id
-/// array before its sort.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct DrawnKeys {
-    pub groups: u32,
-    pub seed: u64,
 }
 
 impl SortDesc {
@@ -115,7 +103,6 @@ impl SortDesc {
             force_fallback_period: 0,
             policy: SortPolicy::default(),
             ranking: Ranking::Stable,
-            drawn_keys: None,
         }
     }
     pub fn label(&self) -> String {
@@ -147,7 +134,7 @@ pub struct SortPlan {
     histogram: Arc<Pipeline>,
     offsets: Arc<Pipeline>,
     pass: BinningPass,
-    /// The first digit pass when it ranks with atomics (`Ranking::Atomic`) or draws its keys.
+    /// The first digit pass when it ranks with atomics (`Ranking::Atomic`).
     first: Option<BinningPass>,
 }
 
@@ -164,10 +151,10 @@ impl SortPlan {
         let histogram = ctx.pipeline(PipelineKey {
             shader: if desc.key.wide() { "sort_histogram_k64" } else { "sort_histogram_k32" },
             // 128 invocations: a workgroup even a pinned subgroup size of 4 allows.
-            spec: vec![128, kind, desc_flag, desc.drawn_keys.is_some() as u32],
+            spec: vec![128, kind, desc_flag],
             subgroup_size: desc.subgroup_size,
             bindings: 2,
-            push_bytes: 32,
+            push_bytes: 16,
         })?;
         let offsets =
             ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
@@ -178,16 +165,11 @@ impl SortPlan {
             descending: desc.descending,
             source: 0,
             bindings: 6,
-            push_bytes: 32,
-            drawn_keys: false,
+            push_bytes: 20,
         };
-        // The first pass differs when it ranks with atomics or draws its keys.
-        let first = match (desc.ranking, desc.drawn_keys) {
-            (Ranking::Stable, None) => None,
-            (ranking, drawn) => {
-                let k = BinningKernel { drawn_keys: drawn.is_some(), ..kernel.clone() };
-                Some(BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &desc.policy, ranking, k)?)
-            }
+        let first = match desc.ranking {
+            Ranking::Atomic => Some(BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &desc.policy, Ranking::Atomic, kernel.clone())?),
+            Ranking::Stable => None,
         };
         let pass = BinningPass::new(ctx, &what, input, desc.force_fallback_period, &desc.policy, Ranking::Stable, kernel)?;
         Ok(SortPlan { desc, histogram, offsets, pass, first })
@@ -297,11 +279,10 @@ impl SortPlan {
         let last_bits = (self.desc.bits.1 - lo) - 8 * (passes - 1);
 
         // Upfront histogram of every pass, then digit offsets.
-        let (groups, seed) = self.desc.drawn_keys.map_or((0, 0), |d| (d.groups, d.seed));
-        let (seed_lo, seed_hi) = (seed as u32, (seed >> 32) as u32);
-        let push: [u32; 8] = [self.desc.n as u32, lo, passes, last_bits, groups, 0, seed_lo, seed_hi];
-        let workgroups = binning::histogram_groups(self.desc.n, &self.desc.policy);
-        rec.dispatch(&self.histogram, &[keys_in.sub(0, kb), hist], bytemuck::bytes_of(&push), [workgroups, 1, 1])?;
+        let push: [u32; 4] = [self.desc.n as u32, lo, passes, last_bits];
+        // A round of a histogram workgroup counts 128 x 16 keys.
+        let groups = (self.desc.policy.histogram_groups as u64).min(self.desc.n.div_ceil(128 * 16)) as u32;
+        rec.dispatch(&self.histogram, &[keys_in.sub(0, kb), hist], bytemuck::bytes_of(&push), [groups.max(1), 1, 1])?;
         rec.barrier(&[hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "sort: histograms complete before the scan");
         rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&(self.desc.n as u32)), [passes, 1, 1])?;
         rec.barrier(&[hist], Access::ComputeWrite, Access::ComputeRead, "sort: digit offsets ready for the passes");
@@ -323,7 +304,7 @@ impl SortPlan {
             let (ks, kd, vs, vd) = (ks.sub(0, kb), kd.sub(0, kb), vs.sub(0, vb), vd.sub(0, vb));
             let state = scratch.state.sub(p as u64 * self.pass_state_bytes(), self.pass_state_bytes());
             let bits = if p + 1 == passes { last_bits } else { 8 };
-            let push: [u32; 8] = [self.desc.n as u32, self.pass.tiles, lo + 8 * p, bits, p, groups, seed_lo, seed_hi];
+            let push: [u32; 5] = [self.desc.n as u32, self.pass.tiles, lo + 8 * p, bits, p];
             let pass = if p == 0 { self.first.as_ref().unwrap_or(&self.pass) } else { &self.pass };
             rec.dispatch_count(&pass.pipeline, &[ks, kd, vs, vd, hist, state], bytemuck::bytes_of(&push), pass.tiles)?;
             rec.barrier(&[kd, vd], Access::ComputeWrite, Access::ComputeReadWrite, "sort: a pass's output is the next pass's input");
