@@ -237,7 +237,7 @@ impl PermPlan {
                 rec.barrier(&[ids], Access::ComputeWrite, Access::ComputeRead, "perm: group ids ready for the sort");
                 s.record_sort(rec, ids, ids_sorted, Some((values_in.sub(0, vb), values_out.sub(0, vb))), &scratch.sort)?;
                 rec.barrier(&[ids_sorted, bounds], Access::ComputeReadWrite, Access::ComputeReadWrite, "perm: sorted ids ready, the sort's input free for the bounds");
-                rec.dispatch_count(&self.bounds, &[ids_sorted, bounds], bytemuck::bytes_of(&[push[0], push[1]]), self.desc.n.div_ceil(256) as u32)?;
+                rec.dispatch_count(&self.bounds, &[ids_sorted, bounds], bytemuck::bytes_of(&[push[0], push[1]]), self.desc.n.div_ceil(1024) as u32)?;
             }
             None => {
                 // One group: every id is 0; the shuffle permutes a copy of the input in place.
