@@ -76,6 +76,16 @@ fn gpu_equals_the_cpu_model() {
         d.group_target = 4096;
         assert_matches_reference(&d);
     }
+    // Every comparison within a run through the tie path (both draws recomputed), which a
+    // 16-bit tie of the stored key bits takes: in shared memory, and in the overflow path
+    // with runs of about 20.
+    for (n, target, capacity) in [(100_003u64, 1024u32, 0u32), (20_011, 100_000, 2048)] {
+        let mut d = repro(n, 4, 13);
+        d.group_target = target;
+        d.group_capacity = capacity;
+        d.debug_full_compare = true;
+        assert_matches_reference(&d);
+    }
     common::assert_no_validation_messages(&ctx);
 }
 

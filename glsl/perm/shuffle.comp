@@ -20,6 +20,9 @@
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint CAPACITY = 2048;  // at most 65,536 (16-bit positions)
 layout(constant_id = 2) const uint LABEL_BITS = 10;  // 1 to 16
+// Debug (tests): 1 stores no key bits in a slot's word, so every comparison in a run takes
+// the tie path (both draws recomputed); the output is the same.
+layout(constant_id = 3) const uint FULL_COMPARE = 0;
 #include "common/philox.glsl"
 #if VALUE_WORDS == 2
 #define VAL uvec2
@@ -80,7 +83,7 @@ void main() {
                 uvec4 d = draw(g, p, key);
                 if (local_group) {
                     v[j] = vals[start + p];
-                    tag[j] = (label_of(d) << 16) | (d.y >> 16);
+                    tag[j] = (label_of(d) << 16) | (FULL_COMPARE != 0u ? 0u : d.y >> 16);
                 }
                 atomicAdd(s_start[label_of(d)], 1u);
             }
@@ -152,7 +155,7 @@ void main() {
         uint q = atomicAdd(s_start[label_of(d)], 1u);
         tmp[start + q] = vals[start + p];
         tmp_pos[start + q] = p;
-        ids[start + q] = d.y;
+        ids[start + q] = FULL_COMPARE != 0u ? 0u : d.y;
     }
     memoryBarrierBuffer();
     barrier();
@@ -160,12 +163,12 @@ void main() {
         uint p = tmp_pos[start + q];
         uvec4 d = draw(g, p, key);
         uint l = label_of(d), b = run_start(l), e = s_start[l];
-        uint rank = 0u;
+        uint rank = 0u, y = FULL_COMPARE != 0u ? 0u : d.y;
         for (uint qo = b; qo < e; ++qo) {
             uint yo = ids[start + qo];
-            if (yo < d.y) {
+            if (yo < y) {
                 rank += 1u;
-            } else if (yo == d.y && qo != q) {
+            } else if (yo == y && qo != q) {
                 uint po = tmp_pos[start + qo];
                 if (precedes(draw(g, po, key), po, d, p)) rank += 1u;
             }

@@ -46,6 +46,11 @@ pub struct PermDesc {
     /// The sort's binning policy.
     #[serde(default)]
     pub policy: BinningPolicy,
+    /// Debug (tests): the shuffle stores no key bits beside each element's position, so every
+    /// comparison within a run recomputes both draws (the path a 16-bit tie takes). It does
+    /// not change the output.
+    #[serde(default)]
+    pub debug_full_compare: bool,
 }
 
 impl PermDesc {
@@ -59,6 +64,7 @@ impl PermDesc {
             group_capacity: 0,
             reproducible: false,
             policy: BinningPolicy::default(),
+            debug_full_compare: false,
         }
     }
     /// The group target: as given, or 1024 elements up to 2^26 (at most 65,536 groups: two
@@ -158,7 +164,7 @@ impl PermPlan {
         let ids = ctx.pipeline(PipelineKey { shader: "perm_group_ids", spec: vec![256], subgroup_size: None, bindings: 1, push_bytes: 16 })?;
         let shuffle = ctx.pipeline(PipelineKey {
             shader: if desc.value_bytes == 8 { "perm_shuffle_v2" } else { "perm_shuffle_v1" },
-            spec: vec![SHUFFLE_WORKGROUP, capacity, desc.label_bits()],
+            spec: vec![SHUFFLE_WORKGROUP, capacity, desc.label_bits(), desc.debug_full_compare as u32],
             subgroup_size: None,
             bindings: 5,
             push_bytes: 16,
