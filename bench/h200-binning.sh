@@ -37,6 +37,9 @@ step clocks 60 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy 384x
 # Few buckets: shared-memory peer matching serialises lanes that share a bucket's mask word.
 step multisplit-small-b 120 $B bench multisplit --n 2^26 --key u32 --buckets 2,4,16 --values 0 --ranking stable --binning-policy 384x15,384x15xballots --trials 10 --json "$OUT/multisplit-small-b.json"
 step multisplit-2e28 200 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 0,4 --ranking stable,atomic --trials 10 --json "$OUT/multisplit-2e28.json"
+# Session 5's experiments (queued, not yet run): two sets of mask rows, unfolded bucket
+# starts, with phase clocks, keys and pairs at 2^26.
+step experiments 120 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy autox15,autox15xmask2,autox15xnofold,autox15xmask2xnofold,autox15xmask2xclocks --trials 10 --profile --json "$OUT/experiments.json"
 # Compiler statistics (registers, spills) of the binning passes and the permutation's shuffle.
 step stats 60 $B pipelines --stats
 step sort-u64 40 $B bench sort --n 2^24 --key u64 --values 0 --trials 10 --json "$OUT/sort-u64.json"

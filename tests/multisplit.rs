@@ -129,10 +129,11 @@ fn shared_memory_peer_matching() {
     // workgroup, where the mask rows fit at width 8 or more (at width 4: ballots). Every
     // bucket source, skewed ids, a forced fallback, 2 to 256 buckets.
     let ctx = common::ctx();
-    let policy = vkprims::prims::binning::BinningPolicy::parse("64x15").unwrap();
     let n = 50_021;
     let keys = sort_keys(KeyPattern::Random, KeyType::U32, n, 12);
-    for (b, shape) in [(2u32, 0u32), (16, 1), (256, 2)] {
+    // And with the experiments `xmask2` and `xnofold` (same results).
+    for (b, shape, name) in [(2u32, 0u32, "64x15"), (16, 1, "64x15"), (256, 2, "64x15"), (2, 0, "64x15xmask2xnofold"), (256, 2, "64x15xmask2")] {
+        let policy = vkprims::prims::binning::BinningPolicy::parse(name).unwrap();
         let mut d = MultisplitDesc::new(KeyType::U32, n as u64, BucketSource::Ids { buckets: b });
         d.policy = policy;
         d.value_bytes = 4;
