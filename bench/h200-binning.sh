@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, multisplit-4096, multisplit-pairs, windows: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, reload, reload-u64, reload-stats, multisplit-4096, multisplit-pairs, windows: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 if want anchors; then
@@ -37,9 +37,11 @@ step clocks 60 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy 384x
 # Few buckets: shared-memory peer matching serialises lanes that share a bucket's mask word.
 step multisplit-small-b 120 $B bench multisplit --n 2^26 --key u32 --buckets 2,4,16 --values 0 --ranking stable --binning-policy 384x15,384x15xballots --trials 10 --json "$OUT/multisplit-small-b.json"
 step multisplit-2e28 200 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 0,4 --ranking stable,atomic --trials 10 --json "$OUT/multisplit-2e28.json"
-# Session 5's experiments (queued, not yet run): two sets of mask rows, unfolded bucket
-# starts, with phase clocks, keys and pairs at 2^26.
-step experiments 120 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy autox15,autox15xmask2,autox15xnofold,autox15xmask2xnofold,autox15xmask2xclocks --trials 10 --profile --json "$OUT/experiments.json"
+# Session 6: `xreload` (no element word in registers between load and staging) against the
+# default, at several tiles, keys and pairs at 2^26 and u64 keys at 2^24, with its registers.
+step reload 200 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy autox15,autox15xreload,256x15xreload,512x15xreload,384x20xreload,256x20xreload,384x15xreloadxclocks --trials 10 --profile --json "$OUT/reload.json"
+step reload-u64 90 $B bench sort --n 2^24 --key u64 --values 0 --binning-policy autox15,autox15xreload,384x15xreload,256x20xreload --trials 10 --profile --json "$OUT/reload-u64.json"
+step reload-stats 60 $B pipelines --stats --binning-policy autox15xreload,256x15xreload,512x15xreload,384x20xreload,256x20xreload,384x15xreload
 # Compiler statistics (registers, spills) of the binning passes and the permutation's shuffle.
 step stats 60 $B pipelines --stats
 step sort-u64 40 $B bench sort --n 2^24 --key u64 --values 0 --trials 10 --json "$OUT/sort-u64.json"

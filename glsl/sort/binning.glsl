@@ -63,12 +63,13 @@ layout(constant_id = 10) const uint STAGE_ALL = 0;
 // then sizes s_mem for the mask rows after the counter rows. 0: ballots (or
 // subgroupPartitionNV).
 layout(constant_id = 11) const uint SHARED_MATCH = 0;
-// Experiments (policy flags `xmask2`, `xnofold`; results stay right). MASK_ROWS 2: the shared
-// match alternates between two sets of mask rows, so a step's words are cleared during the
-// next step and each step needs two subgroup barriers, not three. FOLD_STARTS 0: the bucket
-// starts are not folded into the counter rows; an element's tile position then reads both.
-layout(constant_id = 13) const uint MASK_ROWS = 1;
-layout(constant_id = 14) const uint FOLD_STARTS = 1;
+// 1 (policy flag `xreload`): no word of an element stays in registers between its load and
+// its staging. The load keeps only the per-element word (bucket); once positions are known,
+// the key words are read again (from cache: the tile was read moments before) and the value
+// words for the first time, straight into every staged plane (as STAGE_ALL). Frees ITEMS
+// registers per key and value word where registers bound how many workgroups share an SM,
+// at the cost of a cache round trip per tile.
+layout(constant_id = 13) const uint RELOAD = 0;
 
 const uint STATE_BASE = 4u;
 const uint NOT_READY = 0u, AGGREGATE = 1u, INCLUSIVE = 2u;
@@ -145,42 +146,11 @@ void rank_tile() {
     uint lid = gl_LocalInvocationIndex, sg = gl_SubgroupID;
     uint rows = ATOMIC_RANK != 0u ? 1u : gl_NumSubgroups;
     bool shared_match = SHARED_MATCH != 0u && ATOMIC_RANK == 0u;
-    for (uint i = lid; i < rows * 256u * (shared_match ? 1u + MASK_ROWS : 1u); i += gl_WorkGroupSize.x) s_mem[i] = 0u;
+    for (uint i = lid; i < rows * 256u * (shared_match ? 2u : 1u); i += gl_WorkGroupSize.x) s_mem[i] = 0u;
     barrier();
     if (ATOMIC_RANK != 0u) {
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
             if (el[j] != INVALID) el[j] |= atomicAdd(s_mem[el_bucket(el[j])], 1u);
-        barrier();
-        return;
-    }
-    if (shared_match && MASK_ROWS == 2u) {
-        // Two sets of mask rows, used by alternate steps: the leader of step j clears its
-        // word during step j + 1, after that step's first barrier (every read of the word
-        // came before it) and before its second (which precedes step j + 2's ORs into the
-        // same set). The second barrier also orders the step's counter update before the
-        // next step's.
-        uint prev = INVALID;  // the word this lane, as a leader, cleans up next step
-        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-            uint e = el[j];
-            bool valid = e != INVALID;
-            uint a = sg * 256u + el_bucket(e);
-            uint word = rows * 256u * (1u + (j & 1u)) + a;
-            if (valid) atomicOr(s_mem[word], 1u << gl_SubgroupInvocationID);
-            step_barrier();
-            uint m = valid ? s_mem[word] : 0u;
-            uint rank = bitCount(m & gl_SubgroupLtMask.x);
-            if (prev != INVALID) s_mem[prev] = 0u;
-            prev = INVALID;
-            uint before = 0u;
-            if (valid && rank == 0u) {
-                before = s_mem[a];
-                s_mem[a] = before + uint(bitCount(m));
-                prev = word;
-            }
-            before = subgroupShuffle(before, valid ? uint(findLSB(m)) : 0u);
-            step_barrier();
-            if (valid) el[j] = (el_bucket(e) << 16) | (before + rank);
-        }
         barrier();
         return;
     }
@@ -319,7 +289,7 @@ void bucket_offsets(out uint hist[4]) {
     barrier();
     // Fold the bucket starts into the row offsets (conflict-free, bucket by bucket), so an
     // element's tile position costs one random shared read, not two.
-    if (FOLD_STARTS != 0u) for (uint k = 0u; k < 4u; ++k) {
+    for (uint k = 0u; k < 4u; ++k) {
         uint d = lid + k * wg;
         if (d < 256u) {
             uint start = s_start[d];
@@ -460,24 +430,35 @@ void unstage(uint count, out uint w[ITEMS]) {
     }
 }
 
-// STAGE_ALL: every word plane in shared memory at once, element j's words at its tile
-// position of each plane.
+// STAGE_ALL (and RELOAD): every word plane in shared memory at once, element j's words at
+// its tile position of each plane; from registers, or with RELOAD from the buffers.
 const uint KEY_WORDS = KEY64 != 0 ? 2u : 1u;
-void stage_planes() {
+void stage_planes(uint tile) {
     uint t = tile_size();
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint e = el[j];
         if (e == INVALID) continue;
         uint at = el_pos(e);
-        s_mem[at] = uint(key[j]);
+        KEY k = key[j];
+#if VALUE_WORDS > 0
+        VAL val = v[j];
+#endif
+        if (RELOAD != 0u) {
+            uint i = key_index(tile, j);
+            k = keys_in[i];
+#if VALUE_WORDS > 0
+            val = vals_in[i];
+#endif
+        }
+        s_mem[at] = uint(k);
 #if KEY64
-        s_mem[t + at] = uint(key[j] >> 32);
+        s_mem[t + at] = uint(k >> 32);
 #endif
 #if VALUE_WORDS == 1
-        s_mem[KEY_WORDS * t + at] = v[j];
+        s_mem[KEY_WORDS * t + at] = val;
 #elif VALUE_WORDS == 2
-        s_mem[KEY_WORDS * t + at] = v[j].x;
-        s_mem[(KEY_WORDS + 1u) * t + at] = v[j].y;
+        s_mem[KEY_WORDS * t + at] = val.x;
+        s_mem[(KEY_WORDS + 1u) * t + at] = val.y;
 #endif
     }
 }
@@ -539,7 +520,8 @@ void binning_pass() {
 #if VALUE_WORDS > 0
     // The values are loaded once ranked (not with the keys: live through the ranking they
     // would cost ITEMS more registers there); their latency hides behind the look-back.
-    [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+    // RELOAD loads them while staging.
+    if (RELOAD == 0u) [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint i = key_index(tile, j);
         v[j] = i < pc.n ? vals_in[i] : VAL(0);
     }
@@ -560,13 +542,13 @@ void binning_pass() {
         uint e = el[j];
         if (e != INVALID) {
             uint d = el_bucket(e);
-            el[j] = (e & 0xFF0000u) | (s_mem[sg * 256u + d] + (FOLD_STARTS != 0u ? 0u : s_start[d]) + el_pos(e));
+            el[j] = (e & 0xFF0000u) | (s_mem[sg * 256u + d] + el_pos(e));
         }
     }
     barrier();
     uint w[ITEMS], got[ITEMS];
-    if (STAGE_ALL != 0u) {
-        stage_planes();
+    if (STAGE_ALL != 0u || RELOAD != 0u) {
+        stage_planes(tile);
         phase_end(2u);
         look_back(tile, hist);
         barrier();

@@ -103,16 +103,13 @@ pub struct BinningPolicy {
     /// and it was no faster (bench/results/h200/binning/session3/8-planes).
     #[serde(default)]
     pub stage_all: bool,
-    /// Experiment (`xmask2`, results stay right): the shared-memory match alternates between
-    /// two sets of mask rows, two subgroup barriers per step instead of three (one more set of
-    /// rows of shared memory). Not measured on the H200 yet.
+    /// `xreload`: no element word stays in registers between its load and its staging: the
+    /// keys are read again once their tile positions are known (from cache) and the values
+    /// only then, straight into all staged planes (as [`BinningPolicy::stage_all`]). Frees
+    /// registers per element word, so more workgroups may share an SM, at the cost of a
+    /// cache round trip per tile.
     #[serde(default)]
-    pub two_mask_rows: bool,
-    /// Experiment (`xnofold`, results stay right): the bucket starts are not folded into the
-    /// counter rows (a loop over the rows per bucket); each element's tile position reads
-    /// both instead. Not measured on the H200 yet.
-    #[serde(default)]
-    pub unfolded_starts: bool,
+    pub reload: bool,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -145,8 +142,7 @@ impl Default for BinningPolicy {
             debug_skip: 0,
             phase_clocks: false,
             stage_all: false,
-            two_mask_rows: false,
-            unfolded_starts: false,
+            reload: false,
         }
     }
 }
@@ -167,16 +163,15 @@ impl BinningPolicy {
         }
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xlbN][xhgN][xmask2][xnofold][xclocks][xskipN]`,
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xlbN][xhgN][xreload][xclocks][xskipN]`,
     /// e.g. `384x15` or `256x16xpart` (`ballots`, `part`: [`BinningPolicy::peer_match`], shared
     /// by default; `planes`: [`BinningPolicy::stage_all`]; `lbN`: the look-back window; `hgN`:
-    /// the upfront histogram's workgroups; `mask2`, `nofold`: [`BinningPolicy::two_mask_rows`],
-    /// [`BinningPolicy::unfolded_starts`]);
+    /// the upfront histogram's workgroups; `reload`: [`BinningPolicy::reload`]);
     /// WORKGROUP `auto` is the tuned default ([`BinningPolicy::workgroup_for`]).
     /// (`clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (WORKGROUPxITEMS[xballots|xpart][xplanes][xlbN][xhgN][xmask2][xnofold][xclocks][xskipN], e.g. 384x15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (WORKGROUPxITEMS[xballots|xpart][xplanes][xlbN][xhgN][xreload][xclocks][xskipN], e.g. 384x15)"));
         let parts: Vec<&str> = s.split('x').collect();
         let mut p = BinningPolicy::default();
         let [wg, items, rest @ ..] = &parts[..] else { return Err(bad()) };
@@ -191,8 +186,7 @@ impl BinningPolicy {
                 ("ballots", _) => p.peer_match = PeerMatch::Ballots,
                 ("part", _) => p.peer_match = PeerMatch::Partitioned,
                 ("planes", _) => p.stage_all = true,
-                ("mask2", _) => p.two_mask_rows = true,
-                ("nofold", _) => p.unfolded_starts = true,
+                ("reload", _) => p.reload = true,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 ("clocks", _) => p.phase_clocks = true,
@@ -211,8 +205,7 @@ impl BinningPolicy {
         for (on, flag) in [(ballots, "xballots".to_string()), (part, "xpart".into()), (self.stage_all, "xplanes".into()),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
-            (self.two_mask_rows, "xmask2".into()),
-            (self.unfolded_starts, "xnofold".into()),
+            (self.reload, "xreload".into()),
             (self.phase_clocks, "xclocks".into())]
         {
             if on {
@@ -246,8 +239,7 @@ pub(crate) struct BinningPass {
     pub phase_clocks: bool,
     pub stage_all: bool,
     pub lookback_window: u32,
-    /// The experiments in effect: two mask rows (with the shared match), unfolded starts.
-    pub experiments: (bool, bool),
+    pub reload: bool,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -302,18 +294,17 @@ impl BinningPass {
             return invalid(format!("{what}: no workgroup size fits subgroup sizes {}..{}", sg.min_size, sg.max_size));
         }
         // Shared memory: the larger of the counter rows and the staged word planes of the
-        // tile (one, or all of them with `stage_all`).
-        let planes = if p.stage_all { (input.key.bytes() as u32 + input.value_bytes) / 4 } else { 1 };
+        // tile (one, or all of them with `stage_all` or `reload`).
+        let planes = if p.stage_all || p.reload { (input.key.bytes() as u32 + input.value_bytes) / 4 } else { 1 };
         let shared_words = ctx.info().max_shared_memory_bytes / 4;
         // Mask rows too when peers are matched in shared memory: only at <= 32 lanes, and
         // only where both rows fit (else ballots; the pass's label says which ran).
         let counter_words = workgroup_size / min_sg * 256;
-        let mask_rows = if p.two_mask_rows { 2 } else { 1 };
         let shared_match = p.peer_match == PeerMatch::Shared
             && ranking == Ranking::Stable
             && input.subgroup_size.unwrap_or(sg.max_size) <= 32
-            && (1 + mask_rows) * counter_words + FIXED_SHARED_WORDS <= shared_words;
-        let rows = counter_words * if shared_match { 1 + mask_rows } else { 1 };
+            && 2 * counter_words + FIXED_SHARED_WORDS <= shared_words;
+        let rows = counter_words * if shared_match { 2 } else { 1 };
         let fit = shared_words.saturating_sub(FIXED_SHARED_WORDS) / (workgroup_size * planes);
         // A position in the tile takes 16 bits of the kernel's per-element word.
         let items = p.items.min(fit).min(MAX_TILE / workgroup_size);
@@ -359,8 +350,7 @@ impl BinningPass {
                 p.stage_all as u32,
                 shared_match as u32,
                 p.lookback_window,
-                mask_rows,
-                !p.unfolded_starts as u32,
+                p.reload as u32,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -381,7 +371,7 @@ impl BinningPass {
             phase_clocks: p.phase_clocks,
             stage_all: p.stage_all,
             lookback_window: p.lookback_window,
-            experiments: (shared_match && p.two_mask_rows, p.unfolded_starts),
+            reload: p.reload,
             pipeline,
         })
     }
@@ -395,9 +385,8 @@ impl BinningPass {
         let clocks = if self.phase_clocks { ", clocks" } else { "" };
         let planes = if self.stage_all { ", planes" } else { "" };
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
-        let mask2 = if self.experiments.0 { ", 2 mask rows" } else { "" };
-        let nofold = if self.experiments.1 { ", unfolded starts" } else { "" };
-        format!("tile {} ({}x{}, {}{mask2}{nofold}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
+        let reload = if self.reload { ", reload" } else { "" };
+        format!("tile {} ({}x{}, {}{reload}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }
 
@@ -413,7 +402,7 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["384x15", "autox15", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "64x4xskip32", "256x15xmask2xnofold", "512x15xpartxplanesxclocksxskip27"] {
+        for s in ["384x15", "autox15", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "64x4xskip32", "256x15xreload", "512x15xpartxplanesxclocksxskip27"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);
