@@ -223,14 +223,15 @@ struct BenchArgs {
     #[arg(long, value_delimiter = ',')]
     policy: Vec<String>,
     /// Binning-pass policies of sort, multisplit and permutation to compare,
-    /// WORKGROUPxITEMS[xballots|xpart][xplanes][xlbN][xhgN][xreload][xclocks][xskipN] (default: autox15, 384
+    /// WORKGROUPxITEMS[xballots|xpart][xplanes][xlbN][xhgN][xreload|xlate][xclocks][xskipN] (default: autox15, 384
     /// invocations for 4-byte keys alone, else 256, peers matched through shared-memory
     /// masks at <= 32 lanes; `xballots` matches them with ballots, `xpart` with
     /// subgroupPartitionNV where the device has it; `xplanes` stages every word
     /// plane at once; `xlbN` reads N earlier tiles per look-back round (default 8); `xhgN`
     /// runs the upfront histogram on N workgroups (default 2048); `xreload` keeps no
-    /// element word in registers between load and staging (keys read again from cache,
-    /// values read then); `xclocks` times the sort's
+    /// key in registers through the ranking (read again from cache after it) and stages
+    /// every plane before the look-back, `xlate` reads keys and values while staging;
+    /// `xclocks` times the sort's
     /// binning phases with VK_KHR_shader_clock; `xskipN` skips phases for timing
     /// experiments, so its results fail validation: bit 0 look-back, 1 stores, 2 ranking,
     /// 3 peer matching only, 4 step counters only (2-4 with `xballots` or `xpart`); bit 5 (results stay right) ranks with

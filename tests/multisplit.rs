@@ -131,8 +131,9 @@ fn shared_memory_peer_matching() {
     let ctx = common::ctx();
     let n = 50_021;
     let keys = sort_keys(KeyPattern::Random, KeyType::U32, n, 12);
-    // And with `xreload` (element words read again, or first, while staging: same results).
-    for (b, shape, name) in [(2u32, 0u32, "64x15"), (16, 1, "64x15"), (256, 2, "64x15"), (2, 0, "64x15xreload"), (256, 2, "64x15xreload")] {
+    // And with `xreload`, `xlate` (keys read again after the ranking or while staging: same
+    // results).
+    for (b, shape, name) in [(2u32, 0u32, "64x15"), (16, 1, "64x15"), (256, 2, "64x15"), (2, 0, "64x15xreload"), (256, 2, "64x15xlate")] {
         let policy = vkprims::prims::binning::BinningPolicy::parse(name).unwrap();
         let mut d = MultisplitDesc::new(KeyType::U32, n as u64, BucketSource::Ids { buckets: b });
         d.policy = policy;

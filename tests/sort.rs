@@ -217,8 +217,9 @@ fn shared_memory_peer_matching() {
     // 64-invocation workgroup at width 8 or more; at width 4 it falls back to ballots, as the
     // label says), with the fallback forced and few distinct keys.
     let ctx = common::ctx();
-    // And `xreload` (element words read again, or first, while staging): same results.
-    for name in ["64x15", "64x15xreload"] {
+    // And `xreload`, `xlate` (keys read again after the ranking or while staging, every
+    // plane staged before the look-back): same results.
+    for name in ["64x15", "64x15xreload", "64x15xlate"] {
         let policy = vkprims::prims::binning::BinningPolicy::parse(name).unwrap();
         let mut d = SortDesc::new(KeyType::U32, 1000);
         d.policy = policy;
@@ -226,6 +227,7 @@ fn shared_memory_peer_matching() {
         let sg = ctx.info().subgroup.min_size;
         assert_eq!(label.contains("shared match"), (8..=32).contains(&sg), "{label}");
         assert_eq!(label.contains("reload"), name.contains("reload"), "{label}");
+        assert_eq!(label.contains("late load"), name.contains("late"), "{label}");
         for (key, value_bytes, period) in [(KeyType::U32, 0, 0), (KeyType::F32, 4, 3), (KeyType::I64, 8, 0), (KeyType::U64, 4, 2)] {
             for pattern in [KeyPattern::Random, KeyPattern::FewDistinct] {
                 let mut d = SortDesc::new(key, 27_001);

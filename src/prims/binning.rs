@@ -103,13 +103,13 @@ pub struct BinningPolicy {
     /// and it was no faster (bench/results/h200/binning/session3/8-planes).
     #[serde(default)]
     pub stage_all: bool,
-    /// `xreload`: no element word stays in registers between its load and its staging: the
-    /// keys are read again once their tile positions are known (from cache) and the values
-    /// only then, straight into all staged planes (as [`BinningPolicy::stage_all`]). Frees
-    /// registers per element word, so more workgroups may share an SM, at the cost of a
-    /// cache round trip per tile.
+    /// Keys not kept in registers through the ranking, and every word plane staged before the
+    /// look-back (as [`BinningPolicy::stage_all`]), so fewer registers are live and more
+    /// workgroups may share an SM. 1 (`xreload`): the keys are read again (from cache) right
+    /// after the ranking, the values then (hidden behind the offsets); 2 (`xlate`): both
+    /// read while staging (latency exposed). 0: keys and values held in registers.
     #[serde(default)]
-    pub reload: bool,
+    pub reload: u32,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -142,7 +142,7 @@ impl Default for BinningPolicy {
             debug_skip: 0,
             phase_clocks: false,
             stage_all: false,
-            reload: false,
+            reload: 0,
         }
     }
 }
@@ -163,15 +163,15 @@ impl BinningPolicy {
         }
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xlbN][xhgN][xreload][xclocks][xskipN]`,
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xlbN][xhgN][xreload|xlate][xclocks][xskipN]`,
     /// e.g. `384x15` or `256x16xpart` (`ballots`, `part`: [`BinningPolicy::peer_match`], shared
     /// by default; `planes`: [`BinningPolicy::stage_all`]; `lbN`: the look-back window; `hgN`:
-    /// the upfront histogram's workgroups; `reload`: [`BinningPolicy::reload`]);
+    /// the upfront histogram's workgroups; `reload`, `late`: [`BinningPolicy::reload`]);
     /// WORKGROUP `auto` is the tuned default ([`BinningPolicy::workgroup_for`]).
     /// (`clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (WORKGROUPxITEMS[xballots|xpart][xplanes][xlbN][xhgN][xreload][xclocks][xskipN], e.g. 384x15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (WORKGROUPxITEMS[xballots|xpart][xplanes][xlbN][xhgN][xreload|xlate][xclocks][xskipN], e.g. 384x15)"));
         let parts: Vec<&str> = s.split('x').collect();
         let mut p = BinningPolicy::default();
         let [wg, items, rest @ ..] = &parts[..] else { return Err(bad()) };
@@ -186,7 +186,9 @@ impl BinningPolicy {
                 ("ballots", _) => p.peer_match = PeerMatch::Ballots,
                 ("part", _) => p.peer_match = PeerMatch::Partitioned,
                 ("planes", _) => p.stage_all = true,
-                ("reload", _) => p.reload = true,
+                ("reload" | "late", _) if p.reload != 0 => return Err(bad()),
+                ("reload", _) => p.reload = 1,
+                ("late", _) => p.reload = 2,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 ("clocks", _) => p.phase_clocks = true,
@@ -205,7 +207,8 @@ impl BinningPolicy {
         for (on, flag) in [(ballots, "xballots".to_string()), (part, "xpart".into()), (self.stage_all, "xplanes".into()),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
-            (self.reload, "xreload".into()),
+            (self.reload == 1, "xreload".into()),
+            (self.reload == 2, "xlate".into()),
             (self.phase_clocks, "xclocks".into())]
         {
             if on {
@@ -239,7 +242,7 @@ pub(crate) struct BinningPass {
     pub phase_clocks: bool,
     pub stage_all: bool,
     pub lookback_window: u32,
-    pub reload: bool,
+    pub reload: u32,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -295,7 +298,7 @@ impl BinningPass {
         }
         // Shared memory: the larger of the counter rows and the staged word planes of the
         // tile (one, or all of them with `stage_all` or `reload`).
-        let planes = if p.stage_all || p.reload { (input.key.bytes() as u32 + input.value_bytes) / 4 } else { 1 };
+        let planes = if p.stage_all || p.reload != 0 { (input.key.bytes() as u32 + input.value_bytes) / 4 } else { 1 };
         let shared_words = ctx.info().max_shared_memory_bytes / 4;
         // Mask rows too when peers are matched in shared memory: only at <= 32 lanes, and
         // only where both rows fit (else ballots; the pass's label says which ran).
@@ -350,7 +353,7 @@ impl BinningPass {
                 p.stage_all as u32,
                 shared_match as u32,
                 p.lookback_window,
-                p.reload as u32,
+                p.reload,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -385,7 +388,7 @@ impl BinningPass {
         let clocks = if self.phase_clocks { ", clocks" } else { "" };
         let planes = if self.stage_all { ", planes" } else { "" };
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
-        let reload = if self.reload { ", reload" } else { "" };
+        let reload = [", reload", ", late load"].get(self.reload.wrapping_sub(1) as usize).copied().unwrap_or("");
         format!("tile {} ({}x{}, {}{reload}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }
@@ -402,7 +405,7 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["384x15", "autox15", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "64x4xskip32", "256x15xreload", "512x15xpartxplanesxclocksxskip27"] {
+        for s in ["384x15", "autox15", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "64x4xskip32", "256x15xreload", "256x20xlate", "512x15xpartxplanesxclocksxskip27"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);
