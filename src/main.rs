@@ -222,20 +222,19 @@ struct BenchArgs {
     /// (default: the tuned policy for each n).
     #[arg(long, value_delimiter = ',')]
     policy: Vec<String>,
-    /// Binning-pass policies of sort, multisplit and permutation to compare,
-    /// WORKGROUPxITEMS[xballots|xpart][xplanes][xlbN][xhgN][xreload|xlate][xclocks][xskipN] (default: autox15, 384
-    /// invocations for 4-byte keys alone, else 256, peers matched through shared-memory
-    /// masks at <= 32 lanes; `xballots` matches them with ballots, `xpart` with
-    /// subgroupPartitionNV where the device has it; `xplanes` stages every word
-    /// plane at once; `xlbN` reads N earlier tiles per look-back round (default 8); `xhgN`
-    /// runs the upfront histogram on N workgroups (default 2048); `xreload` keeps no
-    /// key in registers through the ranking (read again from cache after it) and stages
-    /// every plane before the look-back, `xlate` reads keys and values while staging;
-    /// `xclocks` times the sort's
-    /// binning phases with VK_KHR_shader_clock; `xskipN` skips phases for timing
+    /// Binning-pass policies of sort, multisplit and permutation to compare, `auto` or
+    /// WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlbN][xhgN][xclocks][xskipN]
+    /// (default: auto, 256x20 for 4-byte keys alone, else 256x15; WORKGROUP or ITEMS may
+    /// be `auto` alone). Peers are matched through shared-memory masks at <= 32 lanes;
+    /// `xballots` matches them with ballots, `xpart` with subgroupPartitionNV where the
+    /// device has it; `xplanes` stages every word plane at once; `xkeep` keeps keys and
+    /// values in registers from load to staging (by default they are read again, or first,
+    /// while staging); `xlbN` reads N earlier tiles per look-back round (default 8);
+    /// `xhgN` runs the upfront histogram on N workgroups (default 2048); `xclocks` times the
+    /// sort's binning phases with VK_KHR_shader_clock; `xskipN` skips phases for timing
     /// experiments, so its results fail validation: bit 0 look-back, 1 stores, 2 ranking,
-    /// 3 peer matching only, 4 step counters only (2-4 with `xballots` or `xpart`); bit 5 (results stay right) ranks with
-    /// uvec4 ballots even at 32 lanes or fewer).
+    /// 3 peer matching only, 4 step counters only (2-4 with `xballots` or `xpart`); bit 5
+    /// (results stay right) ranks with uvec4 ballots even at 32 lanes or fewer).
     #[arg(long, value_delimiter = ',')]
     binning_policy: Vec<String>,
     /// Rankings: stable, atomic (sort: an atomic first pass, unstable; permutation: stable =

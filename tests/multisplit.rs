@@ -114,7 +114,7 @@ fn one_bucket_empty_buckets_fallback_and_size() {
         d.force_fallback_period = 3;
         check(&d, &keys, Some(&ids(n, 200, 1, 8)));
         let mut d = MultisplitDesc::new(KeyType::F64, 30_011, BucketSource::Splitters { count: 31 });
-        d.policy = vkprims::prims::binning::BinningPolicy::parse("autox15xplanes").unwrap();
+        d.policy = vkprims::prims::binning::BinningPolicy::parse("autox15xplanesxkeep").unwrap();
         d.value_bytes = 4;
         d.ranking = ranking;
         let k = sort_keys(KeyPattern::Random, KeyType::F64, d.n as usize, 4);
@@ -131,9 +131,9 @@ fn shared_memory_peer_matching() {
     let ctx = common::ctx();
     let n = 50_021;
     let keys = sort_keys(KeyPattern::Random, KeyType::U32, n, 12);
-    // And with `xreload`, `xlate` (keys read again after the ranking or while staging: same
-    // results).
-    for (b, shape, name) in [(2u32, 0u32, "64x15"), (16, 1, "64x15"), (256, 2, "64x15"), (2, 0, "64x15xreload"), (256, 2, "64x15xlate")] {
+    // And with keys and values kept in registers from load to staging (`xkeep`; by default
+    // they are read again while staging): same results.
+    for (b, shape, name) in [(2u32, 0u32, "64x15"), (16, 1, "64x15"), (256, 2, "64x15"), (2, 0, "64x15xkeep"), (256, 2, "64x15xkeep")] {
         let policy = vkprims::prims::binning::BinningPolicy::parse(name).unwrap();
         let mut d = MultisplitDesc::new(KeyType::U32, n as u64, BucketSource::Ids { buckets: b });
         d.policy = policy;

@@ -199,7 +199,7 @@ fn all_planes_staged_at_once() {
     for (key, value_bytes) in [(KeyType::U32, 0), (KeyType::F32, 4), (KeyType::U64, 0), (KeyType::I64, 4), (KeyType::F64, 8)] {
         for descending in [false, true] {
             let mut d = SortDesc::new(key, 33_333);
-            d.policy = vkprims::prims::binning::BinningPolicy::parse("autox15xplanes").unwrap();
+            d.policy = vkprims::prims::binning::BinningPolicy::parse("autox15xplanesxkeep").unwrap();
             d.value_bytes = value_bytes;
             d.descending = descending;
             d.force_fallback_period = if descending { 3 } else { 0 };
@@ -217,17 +217,16 @@ fn shared_memory_peer_matching() {
     // 64-invocation workgroup at width 8 or more; at width 4 it falls back to ballots, as the
     // label says), with the fallback forced and few distinct keys.
     let ctx = common::ctx();
-    // And `xreload`, `xlate` (keys read again after the ranking or while staging, every
-    // plane staged before the look-back): same results.
-    for name in ["64x15", "64x15xreload", "64x15xlate"] {
+    // With keys and values read again while staging (the default) and kept in registers
+    // (`xkeep`): same results.
+    for name in ["64x15", "64x15xkeep"] {
         let policy = vkprims::prims::binning::BinningPolicy::parse(name).unwrap();
         let mut d = SortDesc::new(KeyType::U32, 1000);
         d.policy = policy;
         let label = SortPlan::new(&ctx, d).unwrap().policy_label();
         let sg = ctx.info().subgroup.min_size;
         assert_eq!(label.contains("shared match"), (8..=32).contains(&sg), "{label}");
-        assert_eq!(label.contains("reload"), name.contains("reload"), "{label}");
-        assert_eq!(label.contains("late load"), name.contains("late"), "{label}");
+        assert_eq!(label.contains("kept"), name.contains("keep"), "{label}");
         for (key, value_bytes, period) in [(KeyType::U32, 0, 0), (KeyType::F32, 4, 3), (KeyType::I64, 8, 0), (KeyType::U64, 4, 2)] {
             for pattern in [KeyPattern::Random, KeyPattern::FewDistinct] {
                 let mut d = SortDesc::new(key, 27_001);

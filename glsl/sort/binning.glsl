@@ -63,13 +63,13 @@ layout(constant_id = 10) const uint STAGE_ALL = 0;
 // then sizes s_mem for the mask rows after the counter rows. 0: ballots (or
 // subgroupPartitionNV).
 layout(constant_id = 11) const uint SHARED_MATCH = 0;
-// RELOAD (policy flags `xreload`, `xlate`): keys are not kept in registers through the
-// ranking, which needs only the per-element word (bucket); every word plane is staged at
-// once before the look-back (as STAGE_ALL), so nothing per element is live through the
-// look-back either. 1: the keys are read again (from cache: the tile was read moments
-// before) right after the ranking, the values then read for the first time, both hidden
-// behind the offsets. 2: both are read while staging (fewest registers, latency exposed).
-// Frees registers where they bound how many workgroups share an SM.
+// 1 (the default; policy flag `xkeep` for 0): no word of an element stays in registers
+// between its load and its staging. The load keeps only the per-element word (bucket); once
+// positions are known, the key words are read again (from cache: the tile was read moments
+// before) and the value words for the first time, straight into every staged plane (as
+// STAGE_ALL). Frees ITEMS registers per key and value word where registers bound how many
+// workgroups share an SM, at the cost of a cache round trip per tile. (Read right after the
+// ranking instead, the loads were hoisted by the H200's driver and cost registers.)
 layout(constant_id = 13) const uint RELOAD = 0;
 
 const uint STATE_BASE = 4u;
@@ -444,7 +444,7 @@ void stage_planes(uint tile) {
 #if VALUE_WORDS > 0
         VAL val = v[j];
 #endif
-        if (RELOAD == 2u) {
+        if (RELOAD != 0u) {
             uint i = key_index(tile, j);
             k = keys_in[i];
 #if VALUE_WORDS > 0
@@ -518,16 +518,11 @@ void binning_pass() {
     phase_end(0u);
     rank_tile();
     phase_end(1u);
-    // RELOAD 1: the keys, dead through the ranking, come back from cache.
-    if (RELOAD == 1u) [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-        uint i = key_index(tile, j);
-        key[j] = i < pc.n ? keys_in[i] : KEY(0);
-    }
 #if VALUE_WORDS > 0
     // The values are loaded once ranked (not with the keys: live through the ranking they
     // would cost ITEMS more registers there); their latency hides behind the look-back.
-    // RELOAD 2 loads them while staging.
-    if (RELOAD != 2u) [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+    // RELOAD loads them while staging.
+    if (RELOAD == 0u) [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint i = key_index(tile, j);
         v[j] = i < pc.n ? vals_in[i] : VAL(0);
     }

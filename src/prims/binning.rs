@@ -70,7 +70,8 @@ pub struct BinningPolicy {
     /// Capped at 16 subgroups (the kernel's per-subgroup bucket counters). 0 (the default):
     /// tuned per element size, see [`BinningPolicy::AUTO_WORKGROUP`].
     pub workgroup_size: u32,
-    /// Elements per lane per tile (lowered where the tile would not fit in shared memory).
+    /// Elements per lane per tile (lowered where the tile would not fit in shared memory). 0
+    /// (the default): tuned per element size, see [`BinningPolicy::AUTO_TILE`].
     pub items: u32,
     /// Look-back rounds without progress before a workgroup falls back.
     pub spin_limit: u32,
@@ -103,19 +104,25 @@ pub struct BinningPolicy {
     /// and it was no faster (bench/results/h200/binning/session3/8-planes).
     #[serde(default)]
     pub stage_all: bool,
-    /// Keys not kept in registers through the ranking, and every word plane staged before the
-    /// look-back (as [`BinningPolicy::stage_all`]), so fewer registers are live and more
-    /// workgroups may share an SM. 1 (`xreload`): the keys are read again (from cache) right
-    /// after the ranking, the values then (hidden behind the offsets); 2 (`xlate`): both
-    /// read while staging (latency exposed). 0: keys and values held in registers.
-    #[serde(default)]
-    pub reload: u32,
+    /// Read each element's words again (keys, from cache: the tile was read moments before)
+    /// or for the first time (values) while staging them, every plane at once before the
+    /// look-back (as [`BinningPolicy::stage_all`]), so no word of an element stays in
+    /// registers from its load to its staging. On by default (`xkeep` turns it off): fewer
+    /// registers let three workgroups of 256 share an SM. H200 at 2^26, 256x20: u32 keys 1.96
+    /// ms against 1.98 kept; 256x15: u32 pairs 2.76-2.80 against 3.28; u64 keys (2^24) 1.33
+    /// against 1.54. Read right after the ranking instead, the driver hoisted the loads and
+    /// kept more registers than ever (bench/results/h200/binning/session6).
+    #[serde(default = "default_reload")]
+    pub reload: bool,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
 /// 0.49 with 32 (bench/results/h200/binning/session4/6-final, windows).
 fn default_window() -> u32 {
     8
+}
+fn default_reload() -> bool {
+    true
 }
 
 /// The binning pass's phases, as its clocks count them.
@@ -134,7 +141,7 @@ impl Default for BinningPolicy {
     fn default() -> Self {
         BinningPolicy {
             workgroup_size: 0,
-            items: 15,
+            items: 0,
             spin_limit: 64,
             lookback_window: default_window(),
             histogram_groups: 2048,
@@ -142,53 +149,53 @@ impl Default for BinningPolicy {
             debug_skip: 0,
             phase_clocks: false,
             stage_all: false,
-            reload: 0,
+            reload: true,
         }
     }
 }
 
 impl BinningPolicy {
-    /// The default workgroup for 4-byte keys alone, and for anything with more bytes per
-    /// element (64-bit keys or values: more registers, so fewer workgroups fit an SM). H200,
-    /// 2^24 elements, 15 per lane: u32 keys 0.84 ms at 384 and 1.05 at 256; u32 pairs 1.21
-    /// and 1.10; u64 keys 2.23 and 2.01 (bench/results/h200/binning/session3/5-final).
-    pub const AUTO_WORKGROUP: [u32; 2] = [384, 256];
+    /// The default tile (workgroup, items per lane) for 4-byte keys alone, and for anything
+    /// with more bytes per element (64-bit keys or values). H200 at 2^26 with reloads: u32 keys
+    /// 1.96 ms at 256x20, 2.21 at 256x15, 2.27 at 384x15; u32 pairs 2.76-2.80 at 256x15,
+    /// 2.97 at 256x20 (more registers than three workgroups allow). 384x15 with keys kept in
+    /// registers (the previous default) took 2.10 and pairs 3.28 at 256x15
+    /// (bench/results/h200/binning/session6).
+    pub const AUTO_TILE: [(u32, u32); 2] = [(256, 20), (256, 15)];
 
-    /// The workgroup size asked for: the policy's, or the tuned default for the element.
-    pub fn workgroup_for(&self, key: KeyType, value_bytes: u32) -> u32 {
-        match self.workgroup_size {
-            0 if key.wide() || value_bytes > 0 => Self::AUTO_WORKGROUP[1],
-            0 => Self::AUTO_WORKGROUP[0],
-            w => w,
-        }
+    /// The tile asked for, (workgroup, items): the policy's, or the tuned default for the
+    /// element where it says 0.
+    pub fn tile_for(&self, key: KeyType, value_bytes: u32) -> (u32, u32) {
+        let auto = Self::AUTO_TILE[(key.wide() || value_bytes > 0) as usize];
+        (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xlbN][xhgN][xreload|xlate][xclocks][xskipN]`,
-    /// e.g. `384x15` or `256x16xpart` (`ballots`, `part`: [`BinningPolicy::peer_match`], shared
-    /// by default; `planes`: [`BinningPolicy::stage_all`]; `lbN`: the look-back window; `hgN`:
-    /// the upfront histogram's workgroups; `reload`, `late`: [`BinningPolicy::reload`]);
-    /// WORKGROUP `auto` is the tuned default ([`BinningPolicy::workgroup_for`]).
-    /// (`clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
-    /// timing experiments only).
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlbN][xhgN][xclocks][xskipN]`, e.g.
+    /// `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the tuned
+    /// default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
+    /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
+    /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `lbN`: the
+    /// look-back window; `hgN`: the upfront histogram's workgroups; `clocks`:
+    /// [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`], timing
+    /// experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (WORKGROUPxITEMS[xballots|xpart][xplanes][xlbN][xhgN][xreload|xlate][xclocks][xskipN], e.g. 384x15)"));
-        let parts: Vec<&str> = s.split('x').collect();
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlbN][xhgN][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
-        let [wg, items, rest @ ..] = &parts[..] else { return Err(bad()) };
-        p.workgroup_size = if *wg == "auto" { 0 } else { wg.parse().map_err(|_| bad())? };
-        if p.workgroup_size == 0 && *wg != "auto" {
-            return Err(bad());
+        if s == "auto" {
+            return Ok(p);
         }
-        p.items = items.parse().map_err(|_| bad())?;
+        let parts: Vec<&str> = s.split('x').collect();
+        let [wg, items, rest @ ..] = &parts[..] else { return Err(bad()) };
+        let size = |t: &str| if t == "auto" { Some(0) } else { t.parse().ok().filter(|&v: &u32| v > 0) };
+        p.workgroup_size = size(wg).ok_or_else(bad)?;
+        p.items = size(items).ok_or_else(bad)?;
         for r in rest {
             match (*r, r.strip_prefix("skip")) {
                 ("ballots" | "part", _) if p.peer_match != PeerMatch::Shared => return Err(bad()),
                 ("ballots", _) => p.peer_match = PeerMatch::Ballots,
                 ("part", _) => p.peer_match = PeerMatch::Partitioned,
                 ("planes", _) => p.stage_all = true,
-                ("reload" | "late", _) if p.reload != 0 => return Err(bad()),
-                ("reload", _) => p.reload = 1,
-                ("late", _) => p.reload = 2,
+                ("keep", _) => p.reload = false,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 ("clocks", _) => p.phase_clocks = true,
@@ -200,15 +207,17 @@ impl BinningPolicy {
     }
     /// The policy as [`BinningPolicy::parse`] reads it, flags in a fixed order.
     pub fn label(&self) -> String {
-        let mut s = if self.workgroup_size == 0 { "auto".to_string() } else { self.workgroup_size.to_string() };
-        s += &format!("x{}", self.items);
-        let (ballots, part) = (self.peer_match == PeerMatch::Ballots, self.peer_match == PeerMatch::Partitioned);
         let d = BinningPolicy::default();
+        if *self == d {
+            return "auto".into();
+        }
+        let size = |v: u32| if v == 0 { "auto".to_string() } else { v.to_string() };
+        let mut s = format!("{}x{}", size(self.workgroup_size), size(self.items));
+        let (ballots, part) = (self.peer_match == PeerMatch::Ballots, self.peer_match == PeerMatch::Partitioned);
         for (on, flag) in [(ballots, "xballots".to_string()), (part, "xpart".into()), (self.stage_all, "xplanes".into()),
+            (!self.reload, "xkeep".into()),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
-            (self.reload == 1, "xreload".into()),
-            (self.reload == 2, "xlate".into()),
             (self.phase_clocks, "xclocks".into())]
         {
             if on {
@@ -242,7 +251,7 @@ pub(crate) struct BinningPass {
     pub phase_clocks: bool,
     pub stage_all: bool,
     pub lookback_window: u32,
-    pub reload: u32,
+    pub reload: bool,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -286,19 +295,20 @@ impl BinningPass {
         if force_fallback_period == 1 {
             return invalid(format!("{what}: force_fallback_period must be 0 (off) or at least 2"));
         }
-        if [p.items, p.spin_limit, p.histogram_groups].contains(&0) || !(1..=64).contains(&p.lookback_window) {
+        if [p.spin_limit, p.histogram_groups].contains(&0) || !(1..=64).contains(&p.lookback_window) {
             return invalid(format!("{what}: policy values must be positive, the look-back window 1 to 64 ({p:?})"));
         }
         require_subgroup_ops(ctx, what, &["basic", "ballot", "arithmetic", "shuffle"])?;
         let sg = &ctx.info().subgroup;
         let min_sg = input.subgroup_size.unwrap_or(sg.min_size);
-        let workgroup_size = p.workgroup_for(input.key, input.value_bytes).min(MAX_SUBGROUPS * min_sg).max(64);
+        let (workgroup_size, items) = p.tile_for(input.key, input.value_bytes);
+        let workgroup_size = workgroup_size.min(MAX_SUBGROUPS * min_sg).max(64);
         if workgroup_size % sg.max_size.max(min_sg) != 0 || workgroup_size / min_sg > MAX_SUBGROUPS {
             return invalid(format!("{what}: no workgroup size fits subgroup sizes {}..{}", sg.min_size, sg.max_size));
         }
         // Shared memory: the larger of the counter rows and the staged word planes of the
         // tile (one, or all of them with `stage_all` or `reload`).
-        let planes = if p.stage_all || p.reload != 0 { (input.key.bytes() as u32 + input.value_bytes) / 4 } else { 1 };
+        let planes = if p.stage_all || p.reload { (input.key.bytes() as u32 + input.value_bytes) / 4 } else { 1 };
         let shared_words = ctx.info().max_shared_memory_bytes / 4;
         // Mask rows too when peers are matched in shared memory: only at <= 32 lanes, and
         // only where both rows fit (else ballots; the pass's label says which ran).
@@ -310,7 +320,7 @@ impl BinningPass {
         let rows = counter_words * if shared_match { 2 } else { 1 };
         let fit = shared_words.saturating_sub(FIXED_SHARED_WORDS) / (workgroup_size * planes);
         // A position in the tile takes 16 bits of the kernel's per-element word.
-        let items = p.items.min(fit).min(MAX_TILE / workgroup_size);
+        let items = items.min(fit).min(MAX_TILE / workgroup_size);
         if items == 0 || rows + FIXED_SHARED_WORDS > shared_words {
             return invalid(format!("{what}: a workgroup of {workgroup_size} does not fit in {} bytes of shared memory", shared_words * 4));
         }
@@ -353,7 +363,7 @@ impl BinningPass {
                 p.stage_all as u32,
                 shared_match as u32,
                 p.lookback_window,
-                p.reload,
+                p.reload as u32,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -388,7 +398,7 @@ impl BinningPass {
         let clocks = if self.phase_clocks { ", clocks" } else { "" };
         let planes = if self.stage_all { ", planes" } else { "" };
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
-        let reload = [", reload", ", late load"].get(self.reload.wrapping_sub(1) as usize).copied().unwrap_or("");
+        let reload = if self.reload { "" } else { ", kept" };
         format!("tile {} ({}x{}, {}{reload}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }
@@ -405,13 +415,13 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["384x15", "autox15", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "64x4xskip32", "256x15xreload", "256x20xlate", "512x15xpartxplanesxclocksxskip27"] {
+        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);
         }
         assert_eq!(BinningPolicy::parse("64x4xclocksxpart").unwrap().label(), "64x4xpartxclocks");
-        for bad in ["0x15", "x15", "384", "384x15xsmatch", "384xq", "384x15xballotsxpart", "384x15xhg0", "384x15xhgx"] {
+        for bad in ["0x15", "384x0", "x15", "384", "384x15xsmatch", "384xq", "384x15xballotsxpart", "384x15xhg0", "384x15xhgx"] {
             assert!(BinningPolicy::parse(bad).is_err(), "{bad}");
         }
     }
