@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, reload, reload-u64, reload-stats, multisplit-4096, multisplit-pairs, windows: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, multisplit-4096, multisplit-pairs, windows: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 if want anchors; then
@@ -37,12 +37,9 @@ step clocks 60 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy 384x
 # Few buckets: shared-memory peer matching serialises lanes that share a bucket's mask word.
 step multisplit-small-b 120 $B bench multisplit --n 2^26 --key u32 --buckets 2,4,16 --values 0 --ranking stable --binning-policy 384x15,384x15xballots --trials 10 --json "$OUT/multisplit-small-b.json"
 step multisplit-2e28 200 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 0,4 --ranking stable,atomic --trials 10 --json "$OUT/multisplit-2e28.json"
-# Session 6: `xreload` (keys read again after the ranking, planes staged before the
-# look-back) and `xlate` (keys and values read while staging) against the default, at
-# several tiles, keys and pairs at 2^26 and u64 keys at 2^24, with their registers.
-step reload 240 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy autox15,256x20,256x20xlate,256x20xreload,256x16xreload,256x15xreload,384x15xreload,256x15xlate --trials 10 --profile --json "$OUT/reload.json"
-step reload-u64 90 $B bench sort --n 2^24 --key u64 --values 0 --binning-policy autox15,256x15xlate,256x15xreload,256x20xreload --trials 10 --profile --json "$OUT/reload-u64.json"
-step reload-stats 60 $B pipelines --stats --binning-policy 256x20,256x20xreload,256x16xreload,256x15xreload,384x15xreload
+# Session 6: tiles around the new defaults (keys and values read again while staging),
+# against the old defaults (384x15 and 256x15 with keys kept in registers), at 2^26.
+step tiles6 150 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy auto,256x16,256x18,384x15xkeep,256x15xkeep --trials 10 --json "$OUT/tiles6.json"
 # Compiler statistics (registers, spills) of the binning passes and the permutation's shuffle.
 step stats 60 $B pipelines --stats
 step sort-u64 40 $B bench sort --n 2^24 --key u64 --values 0 --trials 10 --json "$OUT/sort-u64.json"
