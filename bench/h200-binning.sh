@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, touch, multisplit-4096, multisplit-pairs, windows: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, multisplit-4096, multisplit-pairs, windows: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 if want anchors; then
@@ -39,8 +39,6 @@ step multisplit-small-b 120 $B bench multisplit --n 2^26 --key u32 --buckets 2,4
 step multisplit-2e28 200 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 0,4 --ranking stable,atomic --trials 10 --json "$OUT/multisplit-2e28.json"
 # Session 6: tiles around the new defaults (keys and values read again while staging),
 # against the old defaults (384x15 and 256x15 with keys kept in registers), at 2^26.
-# Values touched with the keys (the default) against not (xnotouch), pairs at 2^26 and 2^28.
-step touch 120 $B bench sort --n 2^26,2^28 --key u32 --values 4 --binning-policy auto,autoxautoxnotouch --trials 10 --profile --json "$OUT/touch.json"
 step tiles6 150 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy auto,256x16,256x18,384x15xkeep,256x15xkeep --trials 10 --json "$OUT/tiles6.json"
 # Compiler statistics (registers, spills) of the binning passes and the permutation's shuffle.
 step stats 60 $B pipelines --stats

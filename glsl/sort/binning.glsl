@@ -71,11 +71,6 @@ layout(constant_id = 11) const uint SHARED_MATCH = 0;
 // workgroups share an SM, at the cost of a cache round trip per tile. (Read right after the
 // ranking instead, the loads were hoisted by the H200's driver and cost registers.)
 layout(constant_id = 13) const uint RELOAD = 0;
-// With RELOAD and values (policy flag `xnotouch` for 0): the values are loaded with the keys
-// too, and dropped at once (folded into one word that no real dispatch stores), so their
-// cache lines arrive with the keys' and the read while staging hits the cache instead of
-// waiting on device memory.
-layout(constant_id = 14) const uint TOUCH_VALUES = 1;
 
 const uint STATE_BASE = 4u;
 const uint NOT_READY = 0u, AGGREGATE = 1u, INCLUSIVE = 2u;
@@ -505,21 +500,6 @@ void binning_pass() {
         key[j] = i < pc.n ? keys_in[i] : KEY(0);
         el[j] = i < pc.n ? bucket_of(i, key[j]) << 16 : INVALID;
     }
-#if VALUE_WORDS > 0
-    if (RELOAD != 0u && TOUCH_VALUES != 0u) {
-        uint sink = 0u;
-        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-            uint i = key_index(tile, j);
-#if VALUE_WORDS == 2
-            if (i < pc.n) sink ^= vals_in[i].x;
-#else
-            if (i < pc.n) sink ^= vals_in[i];
-#endif
-        }
-        // Never true in a dispatch (n > 0), but the compiler cannot know: the loads stay.
-        if (pc.n == 0u && sink == 1u) state[2] = sink;
-    }
-#endif
 
     // Every element is in the same bucket: the pass is a stable copy.
     if (pass_is_trivial()) {

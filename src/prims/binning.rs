@@ -114,10 +114,6 @@ pub struct BinningPolicy {
     /// kept more registers than ever (bench/results/h200/binning/session6).
     #[serde(default = "default_reload")]
     pub reload: bool,
-    /// With [`BinningPolicy::reload`] and values: load the values with the keys too and drop
-    /// them at once, so the read while staging hits the cache (`xnotouch` turns it off).
-    #[serde(default = "default_reload")]
-    pub touch_values: bool,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -154,7 +150,6 @@ impl Default for BinningPolicy {
             phase_clocks: false,
             stage_all: false,
             reload: true,
-            touch_values: true,
         }
     }
 }
@@ -175,16 +170,16 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xnotouch][xlbN][xhgN][xclocks][xskipN]`, e.g.
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlbN][xhgN][xclocks][xskipN]`, e.g.
     /// `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the tuned
     /// default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
-    /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `notouch`: [`BinningPolicy::touch_values`] off; `lbN`: the
+    /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `lbN`: the
     /// look-back window; `hgN`: the upfront histogram's workgroups; `clocks`:
     /// [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`], timing
     /// experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xnotouch][xlbN][xhgN][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlbN][xhgN][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -201,7 +196,6 @@ impl BinningPolicy {
                 ("part", _) => p.peer_match = PeerMatch::Partitioned,
                 ("planes", _) => p.stage_all = true,
                 ("keep", _) => p.reload = false,
-                ("notouch", _) => p.touch_values = false,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 ("clocks", _) => p.phase_clocks = true,
@@ -222,7 +216,6 @@ impl BinningPolicy {
         let (ballots, part) = (self.peer_match == PeerMatch::Ballots, self.peer_match == PeerMatch::Partitioned);
         for (on, flag) in [(ballots, "xballots".to_string()), (part, "xpart".into()), (self.stage_all, "xplanes".into()),
             (!self.reload, "xkeep".into()),
-            (!self.touch_values, "xnotouch".into()),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
             (self.phase_clocks, "xclocks".into())]
@@ -259,8 +252,6 @@ pub(crate) struct BinningPass {
     pub stage_all: bool,
     pub lookback_window: u32,
     pub reload: bool,
-    /// Values read while staging without having been touched with the keys.
-    pub untouched: bool,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -373,7 +364,6 @@ impl BinningPass {
                 shared_match as u32,
                 p.lookback_window,
                 p.reload as u32,
-                p.touch_values as u32,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -395,7 +385,6 @@ impl BinningPass {
             stage_all: p.stage_all,
             lookback_window: p.lookback_window,
             reload: p.reload,
-            untouched: p.reload && !p.touch_values && input.value_bytes > 0,
             pipeline,
         })
     }
@@ -409,7 +398,7 @@ impl BinningPass {
         let clocks = if self.phase_clocks { ", clocks" } else { "" };
         let planes = if self.stage_all { ", planes" } else { "" };
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
-        let reload = if !self.reload { ", kept" } else if self.untouched { ", untouched" } else { "" };
+        let reload = if self.reload { "" } else { ", kept" };
         format!("tile {} ({}x{}, {}{reload}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }
@@ -426,7 +415,7 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "64x4xskip32", "256x15xkeep", "256x15xnotouch", "512x15xpartxplanesxkeepxclocksxskip27"] {
+        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);
