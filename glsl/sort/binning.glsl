@@ -16,13 +16,15 @@
 //   2. Per bucket, a scan over the counter rows gives each row's offset and the tile's
 //      histogram; a scan over buckets gives where each bucket starts in the tile, so every
 //      element knows its position in the tile sorted by bucket.
-//   3. The tile's histogram is posted; the first word plane is staged in shared memory in
-//      that order while the predecessors are looked back on: per bucket, decoupled look-back
-//      over earlier tiles' histograms (30-bit counts and a 2-bit state in one word, raised
-//      only with atomicMax); a tile that stays not ready is recomputed from its elements by
-//      the whole workgroup (decoupled fallback).
-//   4. Scatter plane by plane (key words, then value words) from shared memory in tile
-//      order, so consecutive lanes write consecutive addresses of a bucket's run.
+//   3. The tile's histogram is posted; the tile's word planes are staged in shared memory in
+//      that order (RELOAD, the default: every plane at once, keys read again from cache and
+//      values read then, so none is held in registers since its load; else the first plane
+//      from registers), then the predecessors are looked back on: per bucket, decoupled
+//      look-back over earlier tiles' histograms (30-bit counts and a 2-bit state in one
+//      word, raised only with atomicMax); a tile that stays not ready is recomputed from
+//      its elements by the whole workgroup (decoupled fallback).
+//   4. Scatter from shared memory in tile order (all planes at once, or plane by plane),
+//      so consecutive lanes write consecutive addresses of a bucket's run.
 //
 // The including kernel provides: KEY and VAL types with KEY64 and VALUE_WORDS; the buffers
 // keys_in, keys_out, vals_in, vals_out and state (`coherent`, ticket in word 0); spec
@@ -55,7 +57,7 @@ layout(constant_id = 9) const uint DEBUG_SKIP = 0;
 // 1: every word plane of the tile (key words, then value words) is staged at once, plane p at
 // s_mem[p * tile_size()], before the look-back; the scatter then needs no per-element arrays
 // (fewer registers for 64-bit keys and values, at the cost of shared memory). 0: one plane at
-// a time through the same words.
+// a time through the same words, unless RELOAD (which stages all planes too).
 layout(constant_id = 10) const uint STAGE_ALL = 0;
 // 1: stable ranking matches peers through shared memory (CUB's WARP_MATCH_ATOMIC_OR): each
 // lane ORs its bit into its bucket's word of a per-subgroup mask row, reads the word back,

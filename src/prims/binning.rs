@@ -100,8 +100,9 @@ pub struct BinningPolicy {
     /// Stage every word plane of a tile (key words, value words) in shared memory at once,
     /// before the look-back, rather than one plane at a time after it: the scatter then keeps
     /// nothing per element in registers, at the cost of shared memory (fewer items per lane
-    /// where the planes would not fit). Off: on the H200 the driver kept as many registers
-    /// and it was no faster (bench/results/h200/binning/session3/8-planes).
+    /// where the planes would not fit). Implied by [`BinningPolicy::reload`] (the default);
+    /// alone, with keys and values held in registers, the H200's driver kept as many
+    /// registers and it was no faster (bench/results/h200/binning/session3/8-planes).
     #[serde(default)]
     pub stage_all: bool,
     /// Read each element's words again (keys, from cache: the tile was read moments before)
