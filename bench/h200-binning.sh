@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, multisplit-4096, multisplit-pairs, windows: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, inpass, multisplit-4096, multisplit-pairs, windows: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 if want anchors; then
@@ -33,13 +33,16 @@ step sort-small 90 $B bench sort --n 2^20,2^22 --key u32 --values 0 --binning-po
 # u32 keys and pairs over sizes with a per-kernel profile (the histogram's share).
 step sort-sizes 150 $B bench sort --n 2^20,2^22,2^24,2^26,2^28 --key u32 --values 0,4 --trials 10 --profile --json "$OUT/sort-sizes.json"
 # Phase clocks of the default pass (shared-memory peer match) at 2^26.
-step clocks 60 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy 384x15xclocks,256x15xclocks --trials 10 --profile --json "$OUT/clocks.json"
+step clocks 60 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy 256x20xclocks,256x15xclocks --trials 10 --profile --json "$OUT/clocks.json"
 # Few buckets: shared-memory peer matching serialises lanes that share a bucket's mask word.
 step multisplit-small-b 120 $B bench multisplit --n 2^26 --key u32 --buckets 2,4,16 --values 0 --ranking stable --binning-policy 384x15,384x15xballots --trials 10 --json "$OUT/multisplit-small-b.json"
 step multisplit-2e28 200 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 0,4 --ranking stable,atomic --trials 10 --json "$OUT/multisplit-2e28.json"
 # Session 6: tiles around the new defaults (keys and values read again while staging),
 # against the old defaults (384x15 and 256x15 with keys kept in registers), at 2^26.
 step tiles6 150 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy auto,256x16,256x18,384x15xkeep,256x15xkeep --trials 10 --json "$OUT/tiles6.json"
+# Session 6's experiment (queued): next-digit histograms counted in the passes (xinpass)
+# against the upfront histogram of every digit, keys and pairs over sizes.
+step inpass 200 $B bench sort --n 2^20,2^22,2^26,2^28 --key u32 --values 0,4 --binning-policy auto,autoxautoxinpass --trials 10 --profile --json "$OUT/inpass.json"
 # Compiler statistics (registers, spills) of the binning passes and the permutation's shuffle.
 step stats 60 $B pipelines --stats
 step sort-u64 40 $B bench sort --n 2^24 --key u64 --values 0 --trials 10 --json "$OUT/sort-u64.json"

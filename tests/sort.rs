@@ -192,6 +192,49 @@ fn lookback_windows() {
 }
 
 #[test]
+fn next_digit_histograms_in_the_passes() {
+    // `xinpass`: the upfront histogram counts the first digit only and each pass counts the
+    // next one's (a partial last digit included), the next offsets and "trivial pass" flags
+    // computed between passes. Every key type and direction, pairs, bit ranges, keys that
+    // leave passes trivial, forced fallback, the unstable (atomic first pass) sort.
+    let ctx = common::ctx();
+    let policy = vkprims::prims::binning::BinningPolicy::parse("autoxautoxinpass").unwrap();
+    let label = SortPlan::new(&ctx, { let mut d = SortDesc::new(KeyType::U32, 1000); d.policy = policy; d }).unwrap().policy_label();
+    assert!(label.contains("next-digit histograms"), "{label}");
+    for key in KeyType::ALL {
+        for (descending, value_bytes, pattern, period) in [
+            (false, 0, KeyPattern::Random, 0u32),
+            (true, 4, KeyPattern::TopDigitOnly, 3),
+            (false, 8, KeyPattern::BottomDigitOnly, 0),
+            (true, 0, KeyPattern::AllEqual, 0),
+            (false, 4, KeyPattern::FewDistinct, 2),
+        ] {
+            let mut d = SortDesc::new(key, 33_331);
+            d.policy = policy;
+            d.descending = descending;
+            d.value_bytes = value_bytes;
+            d.force_fallback_period = period;
+            check(&d, pattern, 17);
+        }
+    }
+    for (key, lo, hi) in [(KeyType::U32, 4, 20), (KeyType::F32, 3, 31), (KeyType::U64, 20, 61), (KeyType::I64, 60, 64)] {
+        let mut d = SortDesc::new(key, 20_000);
+        d.policy = policy;
+        d.bits = (lo, hi);
+        d.value_bytes = 4;
+        check(&d, KeyPattern::Random, lo as u64);
+    }
+    for (key, n) in [(KeyType::U32, 1), (KeyType::F64, 25_013)] {
+        let mut d = SortDesc::new(key, n);
+        d.policy = policy;
+        d.ranking = Ranking::Atomic;
+        d.value_bytes = 4;
+        check(&d, KeyPattern::FewDistinct, n);
+    }
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
 fn all_planes_staged_at_once() {
     // `xplanes`: every word plane in shared memory before the look-back; 8-byte keys with
     // 8-byte values need four planes, so fewer items fit (lavapipe: 32 KiB).

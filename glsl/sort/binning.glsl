@@ -34,7 +34,10 @@
 //   uint bucket_bits()                    bits that distinguish buckets (ballots per step)
 //   uint bucket_base(uint b)              where bucket b starts in the output
 //   bool pass_is_trivial()                true when every element is in one bucket
-// and may define PARTITIONED (GL_NV_shader_subgroup_partitioned ranking).
+// and may define PARTITIONED (GL_NV_shader_subgroup_partitioned ranking) and TILE_HOOKS with
+//   void hook_tile_start()                every invocation, before the ticket barrier
+//   void hook_key(KEY key)                each loaded element, once the tile is loaded
+//   void hook_tile_end(uint tile)         every invocation of a tile's workgroup, at its end
 #ifndef BINNING_GLSL
 #define BINNING_GLSL
 #ifdef PARTITIONED
@@ -488,8 +491,15 @@ void scatter_planes(uint count) {
     }
 }
 
+#ifndef TILE_HOOKS
+void hook_tile_start() {}
+void hook_key(KEY key) {}
+void hook_tile_end(uint tile) {}
+#endif
+
 void binning_pass() {
     uint lid = gl_LocalInvocationIndex;
+    hook_tile_start();
     if (lid == 0u) s_tile = atomicAdd(state[0], 1u);
     barrier();
     uint tile = s_tile;
@@ -502,6 +512,8 @@ void binning_pass() {
         key[j] = i < pc.n ? keys_in[i] : KEY(0);
         el[j] = i < pc.n ? bucket_of(i, key[j]) << 16 : INVALID;
     }
+    [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
+        if (el[j] != INVALID) hook_key(key[j]);
 
     // Every element is in the same bucket: the pass is a stable copy.
     if (pass_is_trivial()) {
@@ -514,6 +526,7 @@ void binning_pass() {
 #endif
             }
         }
+        hook_tile_end(tile);
         return;
     }
 
@@ -559,6 +572,7 @@ void binning_pass() {
         scatter_planes(count);
         phase_end(4u);
         phase_end(5u);
+        hook_tile_end(tile);
         return;
     }
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) w[j] = uint(key[j]);
@@ -625,6 +639,7 @@ void binning_pass() {
     }
 #endif
     phase_end(5u);
+    hook_tile_end(tile);
 }
 
 #endif

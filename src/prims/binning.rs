@@ -115,6 +115,12 @@ pub struct BinningPolicy {
     /// kept more registers than ever (bench/results/h200/binning/session6).
     #[serde(default = "default_reload")]
     pub reload: bool,
+    /// Sorts only, an experiment (`xinpass`, results stay right; not yet measured on the H200):
+    /// the upfront histogram counts the first pass's digit alone, and each digit pass but the
+    /// last counts the next pass's digit of the keys it loads (into the same counter copies),
+    /// with the next pass's offsets computed between passes.
+    #[serde(default)]
+    pub next_digit_histograms: bool,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -151,6 +157,7 @@ impl Default for BinningPolicy {
             phase_clocks: false,
             stage_all: false,
             reload: true,
+            next_digit_histograms: false,
         }
     }
 }
@@ -171,16 +178,16 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlbN][xhgN][xclocks][xskipN]`, e.g.
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xinpass][xlbN][xhgN][xclocks][xskipN]`, e.g.
     /// `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the tuned
     /// default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
-    /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `lbN`: the
+    /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `inpass`: [`BinningPolicy::next_digit_histograms`]; `lbN`: the
     /// look-back window; `hgN`: the upfront histogram's workgroups; `clocks`:
     /// [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`], timing
     /// experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlbN][xhgN][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xinpass][xlbN][xhgN][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -197,6 +204,7 @@ impl BinningPolicy {
                 ("part", _) => p.peer_match = PeerMatch::Partitioned,
                 ("planes", _) => p.stage_all = true,
                 ("keep", _) => p.reload = false,
+                ("inpass", _) => p.next_digit_histograms = true,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 ("clocks", _) => p.phase_clocks = true,
@@ -217,6 +225,7 @@ impl BinningPolicy {
         let (ballots, part) = (self.peer_match == PeerMatch::Ballots, self.peer_match == PeerMatch::Partitioned);
         for (on, flag) in [(ballots, "xballots".to_string()), (part, "xpart".into()), (self.stage_all, "xplanes".into()),
             (!self.reload, "xkeep".into()),
+            (self.next_digit_histograms, "xinpass".into()),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
             (self.phase_clocks, "xclocks".into())]
@@ -267,6 +276,8 @@ pub(crate) struct BinningKernel<'a> {
     pub source: u32,
     pub bindings: u32,
     pub push_bytes: u32,
+    /// Shared words the kernel declares besides the binning pass's.
+    pub extra_shared_words: u32,
 }
 
 impl BinningPass {
@@ -310,7 +321,7 @@ impl BinningPass {
         // Shared memory: the larger of the counter rows and the staged word planes of the
         // tile (one, or all of them with `stage_all` or `reload`).
         let planes = if p.stage_all || p.reload { (input.key.bytes() as u32 + input.value_bytes) / 4 } else { 1 };
-        let shared_words = ctx.info().max_shared_memory_bytes / 4;
+        let shared_words = ctx.info().max_shared_memory_bytes / 4 - kernel.extra_shared_words;
         // Mask rows too when peers are matched in shared memory: only at <= 32 lanes, and
         // only where both rows fit (else ballots; the pass's label says which ran).
         let counter_words = workgroup_size / min_sg * 256;
@@ -365,6 +376,7 @@ impl BinningPass {
                 shared_match as u32,
                 p.lookback_window,
                 p.reload as u32,
+                p.next_digit_histograms as u32,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -416,7 +428,7 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27"] {
+        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "64x4xskip32", "256x15xkeep", "autox15xinpass", "512x15xpartxplanesxkeepxinpassxclocksxskip27"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);

@@ -157,7 +157,7 @@ impl SortPlan {
             push_bytes: 16,
         })?;
         let offsets =
-            ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
+            ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 8 })?;
         let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
         let kernel = BinningKernel {
             shader: &format!("sort_onesweep_{kw}_v{}", desc.value_bytes / 4),
@@ -165,7 +165,8 @@ impl SortPlan {
             descending: desc.descending,
             source: 0,
             bindings: 6,
-            push_bytes: 20,
+            push_bytes: 24,
+            extra_shared_words: 256,  // s_next (onesweep.comp)
         };
         let first = match desc.ranking {
             Ranking::Atomic => Some(BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &desc.policy, Ranking::Atomic, kernel.clone())?),
@@ -191,10 +192,15 @@ impl SortPlan {
     /// For result rows: the binning pass's geometry and ranking, and the upfront histogram's
     /// workgroups where they are not the default.
     pub fn policy_label(&self) -> String {
-        match self.desc.policy.histogram_groups {
-            g if g == BinningPolicy::default().histogram_groups => self.pass.label(),
-            g => format!("{}, histogram {g} groups", self.pass.label()),
+        let mut s = self.pass.label();
+        let g = self.desc.policy.histogram_groups;
+        if g != BinningPolicy::default().histogram_groups {
+            s += &format!(", histogram {g} groups");
         }
+        if self.desc.policy.next_digit_histograms {
+            s += ", next-digit histograms";
+        }
+        s
     }
     pub fn keys_bytes(&self) -> u64 {
         self.desc.n * self.desc.key.bytes()
@@ -278,13 +284,16 @@ impl SortPlan {
         let lo = self.desc.bits.0;
         let last_bits = (self.desc.bits.1 - lo) - 8 * (passes - 1);
 
-        // Upfront histogram of every pass, then digit offsets.
-        let push: [u32; 4] = [self.desc.n as u32, lo, passes, last_bits];
+        // Upfront histogram of every pass (with `next_digit_histograms`, of the first: each
+        // pass then counts the next one's digits), then digit offsets.
+        let next = self.desc.policy.next_digit_histograms;
+        let bits_of = |p: u32| if p + 1 == passes { last_bits } else { 8 };
+        let push: [u32; 4] = if next { [self.desc.n as u32, lo, 1, bits_of(0)] } else { [self.desc.n as u32, lo, passes, last_bits] };
         // A round of a histogram workgroup counts 128 x 16 keys.
         let groups = (self.desc.policy.histogram_groups as u64).min(self.desc.n.div_ceil(128 * 16)) as u32;
         rec.dispatch(&self.histogram, &[keys_in.sub(0, kb), hist], bytemuck::bytes_of(&push), [groups.max(1), 1, 1])?;
         rec.barrier(&[hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "sort: histograms complete before the scan");
-        rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&(self.desc.n as u32)), [passes, 1, 1])?;
+        rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&[self.desc.n as u32, 0]), [if next { 1 } else { passes }, 1, 1])?;
         rec.barrier(&[hist], Access::ComputeWrite, Access::ComputeRead, "sort: digit offsets ready for the passes");
 
         // Ping-pong so that the last pass writes the output: pass p writes the output when
@@ -303,10 +312,15 @@ impl SortPlan {
             };
             let (ks, kd, vs, vd) = (ks.sub(0, kb), kd.sub(0, kb), vs.sub(0, vb), vd.sub(0, vb));
             let state = scratch.state.sub(p as u64 * self.pass_state_bytes(), self.pass_state_bytes());
-            let bits = if p + 1 == passes { last_bits } else { 8 };
-            let push: [u32; 5] = [self.desc.n as u32, self.pass.tiles, lo + 8 * p, bits, p];
+            let next_bits = if next && p + 1 < passes { bits_of(p + 1) } else { 0 };
+            let push: [u32; 6] = [self.desc.n as u32, self.pass.tiles, lo + 8 * p, bits_of(p), p, next_bits];
             let pass = if p == 0 { self.first.as_ref().unwrap_or(&self.pass) } else { &self.pass };
             rec.dispatch_count(&pass.pipeline, &[ks, kd, vs, vd, hist, state], bytemuck::bytes_of(&push), pass.tiles)?;
+            if next_bits != 0 {
+                rec.barrier(&[hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "sort: the next digit's histogram complete before its scan");
+                rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&[self.desc.n as u32, p + 1]), [1, 1, 1])?;
+                rec.barrier(&[hist], Access::ComputeWrite, Access::ComputeRead, "sort: the next digit's offsets ready for its pass");
+            }
             rec.barrier(&[kd, vd], Access::ComputeWrite, Access::ComputeReadWrite, "sort: a pass's output is the next pass's input");
         }
         Ok(())
