@@ -278,6 +278,9 @@ pub(crate) struct BinningKernel<'a> {
     pub push_bytes: u32,
     /// Shared words the kernel declares besides the binning pass's.
     pub extra_shared_words: u32,
+    /// The module variant with next-digit counting (suffix `_inpass`; sorts with
+    /// [`BinningPolicy::next_digit_histograms`]).
+    pub inpass: bool,
 }
 
 impl BinningPass {
@@ -357,7 +360,13 @@ impl BinningPass {
         if p.phase_clocks && !ctx.capabilities().shader_clock {
             return Err(Error::Unsupported { device: ctx.info().name.clone(), what: format!("VK_KHR_shader_clock (phase clocks of {what})") });
         }
-        let name = format!("{}{}{}", kernel.shader, if partitioned { "_part" } else { "" }, if p.phase_clocks { "_clock" } else { "" });
+        let name = format!(
+            "{}{}{}{}",
+            kernel.shader,
+            if partitioned { "_part" } else { "" },
+            if p.phase_clocks { "_clock" } else { "" },
+            if kernel.inpass { "_inpass" } else { "" }
+        );
         let shader = gpu::shaders::name(&name).ok_or_else(|| Error::Invalid(format!("{what}: no shader variant {name}")))?;
         let pipeline = ctx.pipeline(PipelineKey {
             shader,
@@ -376,7 +385,6 @@ impl BinningPass {
                 shared_match as u32,
                 p.lookback_window,
                 p.reload as u32,
-                p.next_digit_histograms as u32,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,

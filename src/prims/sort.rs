@@ -166,7 +166,9 @@ impl SortPlan {
             source: 0,
             bindings: 6,
             push_bytes: 24,
-            extra_shared_words: 256,  // s_next (onesweep.comp)
+            // s_next (onesweep.comp, INPASS variants).
+            extra_shared_words: if desc.policy.next_digit_histograms { 256 } else { 0 },
+            inpass: desc.policy.next_digit_histograms,
         };
         let first = match desc.ranking {
             Ranking::Atomic => Some(BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &desc.policy, Ranking::Atomic, kernel.clone())?),
