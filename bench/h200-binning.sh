@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, inpass, multisplit-4096, multisplit-pairs, windows: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, inpass, split, split-stats, multisplit-4096, multisplit-pairs, windows: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 if want anchors; then
@@ -43,6 +43,10 @@ step tiles6 150 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy a
 # Session 6's experiment (queued): next-digit histograms counted in the passes (xinpass)
 # against the upfront histogram of every digit, keys and pairs over sizes.
 step inpass 200 $B bench sort --n 2^20,2^22,2^26,2^28 --key u32 --values 0,4 --binning-policy auto,autoxautoxinpass --trials 10 --profile --json "$OUT/inpass.json"
+# Session 6's experiment (queued): keys staged before values (xsplit) for pairs, at the tiles
+# it may let three workgroups share an SM, with their registers.
+step split 200 $B bench sort --n 2^26,2^28 --key u32 --values 4 --binning-policy auto,256x15xsplit,256x18xsplit,256x20xsplit --trials 10 --profile --json "$OUT/split.json"
+step split-stats 60 $B pipelines --stats --binning-policy 256x15xsplit,256x18xsplit,256x20xsplit
 # Compiler statistics (registers, spills) of the binning passes and the permutation's shuffle.
 step stats 60 $B pipelines --stats
 step sort-u64 40 $B bench sort --n 2^24 --key u64 --values 0 --trials 10 --json "$OUT/sort-u64.json"

@@ -260,9 +260,9 @@ fn shared_memory_peer_matching() {
     // 64-invocation workgroup at width 8 or more; at width 4 it falls back to ballots, as the
     // label says), with the fallback forced and few distinct keys.
     let ctx = common::ctx();
-    // With keys and values read again while staging (the default) and kept in registers
-    // (`xkeep`): same results.
-    for name in ["64x15", "64x15xkeep"] {
+    // With keys and values read again while staging (the default), kept in registers
+    // (`xkeep`), and keys staged before values (`xsplit`): same results.
+    for name in ["64x15", "64x15xkeep", "64x15xsplit"] {
         let policy = vkprims::prims::binning::BinningPolicy::parse(name).unwrap();
         let mut d = SortDesc::new(KeyType::U32, 1000);
         d.policy = policy;

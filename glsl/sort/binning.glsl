@@ -76,6 +76,9 @@ layout(constant_id = 11) const uint SHARED_MATCH = 0;
 // workgroups share an SM, at the cost of a cache round trip per tile. (Read right after the
 // ranking instead, the loads were hoisted by the H200's driver and cost registers.)
 layout(constant_id = 13) const uint RELOAD = 0;
+// Experiment (policy flag `xsplit`, results stay right): with values, the staging reads the
+// key words of the tile first and the value words after a barrier, rather than all at once.
+layout(constant_id = 14) const uint SPLIT_STAGE = 0;
 
 const uint STATE_BASE = 4u;
 const uint NOT_READY = 0u, AGGREGATE = 1u, INCLUSIVE = 2u;
@@ -439,35 +442,42 @@ void unstage(uint count, out uint w[ITEMS]) {
 // STAGE_ALL (and RELOAD): every word plane in shared memory at once, element j's words at
 // its tile position of each plane; from registers, or with RELOAD from the buffers.
 const uint KEY_WORDS = KEY64 != 0 ? 2u : 1u;
+void stage_values(uint tile, uint j, uint at) {
+#if VALUE_WORDS > 0
+    uint t = tile_size();
+    VAL val = RELOAD != 0u ? vals_in[key_index(tile, j)] : v[j];
+#if VALUE_WORDS == 1
+    s_mem[KEY_WORDS * t + at] = val;
+#else
+    s_mem[KEY_WORDS * t + at] = val.x;
+    s_mem[(KEY_WORDS + 1u) * t + at] = val.y;
+#endif
+#endif
+}
 void stage_planes(uint tile) {
     uint t = tile_size();
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint e = el[j];
         if (e == INVALID) continue;
         uint at = el_pos(e);
-        KEY k = key[j];
-#if VALUE_WORDS > 0
-        VAL val = v[j];
-#endif
-        if (RELOAD != 0u) {
-            uint i = key_index(tile, j);
-            k = keys_in[i];
-#if VALUE_WORDS > 0
-            val = vals_in[i];
-#endif
-        }
+        KEY k = RELOAD != 0u ? keys_in[key_index(tile, j)] : key[j];
         s_mem[at] = uint(k);
 #if KEY64
         s_mem[t + at] = uint(k >> 32);
 #endif
-#if VALUE_WORDS == 1
-        s_mem[KEY_WORDS * t + at] = val;
-#elif VALUE_WORDS == 2
-        s_mem[KEY_WORDS * t + at] = val.x;
-        s_mem[(KEY_WORDS + 1u) * t + at] = val.y;
-#endif
+        if (SPLIT_STAGE == 0u) stage_values(tile, j, at);
     }
+#if VALUE_WORDS > 0
+    if (SPLIT_STAGE != 0u) {
+        // A barrier between the key and value rounds keeps the compiler from issuing every
+        // load of both at once (the register peak of pairs).
+        barrier();
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
+            if (el[j] != INVALID) stage_values(tile, j, el_pos(el[j]));
+    }
+#endif
 }
+
 // Then each lane takes tile positions r * WG + lid: its key (for the bucket), destination,
 // key and value stores, nothing kept across positions.
 void scatter_planes(uint count) {

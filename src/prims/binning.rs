@@ -121,6 +121,12 @@ pub struct BinningPolicy {
     /// with the next pass's offsets computed between passes.
     #[serde(default)]
     pub next_digit_histograms: bool,
+    /// An experiment (`xsplit`, results stay right; not yet measured on the H200): with
+    /// values, stage the keys, then after a barrier the values, so the compiler cannot issue
+    /// every load of both at once (the register peak of pairs, which held 256x20 pairs at
+    /// 84 registers, one workgroup per SM fewer than keys alone).
+    #[serde(default)]
+    pub split_staging: bool,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -158,6 +164,7 @@ impl Default for BinningPolicy {
             stage_all: false,
             reload: true,
             next_digit_histograms: false,
+            split_staging: false,
         }
     }
 }
@@ -178,16 +185,16 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xinpass][xlbN][xhgN][xclocks][xskipN]`, e.g.
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xinpass][xsplit][xlbN][xhgN][xclocks][xskipN]`, e.g.
     /// `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the tuned
     /// default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
-    /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `inpass`: [`BinningPolicy::next_digit_histograms`]; `lbN`: the
+    /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `inpass`: [`BinningPolicy::next_digit_histograms`]; `split`: [`BinningPolicy::split_staging`]; `lbN`: the
     /// look-back window; `hgN`: the upfront histogram's workgroups; `clocks`:
     /// [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`], timing
     /// experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xinpass][xlbN][xhgN][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xinpass][xsplit][xlbN][xhgN][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -205,6 +212,7 @@ impl BinningPolicy {
                 ("planes", _) => p.stage_all = true,
                 ("keep", _) => p.reload = false,
                 ("inpass", _) => p.next_digit_histograms = true,
+                ("split", _) => p.split_staging = true,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 ("clocks", _) => p.phase_clocks = true,
@@ -226,6 +234,7 @@ impl BinningPolicy {
         for (on, flag) in [(ballots, "xballots".to_string()), (part, "xpart".into()), (self.stage_all, "xplanes".into()),
             (!self.reload, "xkeep".into()),
             (self.next_digit_histograms, "xinpass".into()),
+            (self.split_staging, "xsplit".into()),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
             (self.phase_clocks, "xclocks".into())]
@@ -262,6 +271,8 @@ pub(crate) struct BinningPass {
     pub stage_all: bool,
     pub lookback_window: u32,
     pub reload: bool,
+    /// Keys, then values staged (`xsplit`, with values).
+    pub split_staging: bool,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -385,6 +396,7 @@ impl BinningPass {
                 shared_match as u32,
                 p.lookback_window,
                 p.reload as u32,
+                p.split_staging as u32,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -406,6 +418,7 @@ impl BinningPass {
             stage_all: p.stage_all,
             lookback_window: p.lookback_window,
             reload: p.reload,
+            split_staging: p.split_staging && input.value_bytes > 0 && (p.reload || p.stage_all),
             pipeline,
         })
     }
@@ -420,7 +433,8 @@ impl BinningPass {
         let planes = if self.stage_all { ", planes" } else { "" };
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
         let reload = if self.reload { "" } else { ", kept" };
-        format!("tile {} ({}x{}, {}{reload}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
+        let split = if self.split_staging { ", split staging" } else { "" };
+        format!("tile {} ({}x{}, {}{reload}{split}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }
 
@@ -436,7 +450,7 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "64x4xskip32", "256x15xkeep", "autox15xinpass", "512x15xpartxplanesxkeepxinpassxclocksxskip27"] {
+        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "64x4xskip32", "256x15xkeep", "autox15xinpass", "256x20xsplit", "512x15xpartxplanesxkeepxinpassxsplitxclocksxskip27"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);
