@@ -185,12 +185,13 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xinpass][xsplit][xlbN][xhgN][xclocks][xskipN]`, e.g.
-    /// `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the tuned
-    /// default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xinpass][xsplit][xlbN][xhgN][xclocks]
+    /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
+    /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
-    /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `inpass`: [`BinningPolicy::next_digit_histograms`]; `split`: [`BinningPolicy::split_staging`]; `lbN`: the
-    /// look-back window; `hgN`: the upfront histogram's workgroups; `clocks`:
+    /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `inpass`:
+    /// [`BinningPolicy::next_digit_histograms`]; `split`: [`BinningPolicy::split_staging`];
+    /// `lbN`: the look-back window; `hgN`: the upfront histogram's workgroups; `clocks`:
     /// [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`], timing
     /// experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
