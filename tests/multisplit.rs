@@ -160,6 +160,9 @@ fn bad_requests() {
     assert!(plan_err(MultisplitDesc::new(KeyType::U32, 10, BucketSource::Ids { buckets: 65_537 })).contains("65537 buckets"));
     assert!(plan_err(MultisplitDesc::new(KeyType::U32, 10, BucketSource::Bits { lo: 30, hi: 34 })).contains("bit field 30:34"));
     assert!(plan_err(MultisplitDesc::new(KeyType::U32, 10, BucketSource::Splitters { count: 65_536 })).contains("65537 buckets"));
+    let mut d = MultisplitDesc::new(KeyType::U32, 10, BucketSource::Ids { buckets: 4 });
+    d.policy = vkprims::prims::binning::BinningPolicy::parse("autoxautoxinpass").unwrap();
+    assert!(plan_err(d).contains("apply to sorts only"));
     let d = MultisplitDesc::new(KeyType::U32, 4, BucketSource::Ids { buckets: 4 });
     let e = multisplit::check_aux(&d, Some(&[0, 1, 4, 2])).unwrap_err().to_string();
     assert!(e.contains("bucket id 4 at element 2 is not below 4"), "{e}");

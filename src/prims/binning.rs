@@ -115,10 +115,10 @@ pub struct BinningPolicy {
     /// kept more registers than ever (bench/results/h200/binning/session6).
     #[serde(default = "default_reload")]
     pub reload: bool,
-    /// Sorts only, an experiment (`xinpass`, results stay right; not yet measured on the H200):
-    /// the upfront histogram counts the first pass's digit alone, and each digit pass but the
-    /// last counts the next pass's digit of the keys it loads (into the same counter copies),
-    /// with the next pass's offsets computed between passes.
+    /// Sorts only (multisplit refuses it), an experiment (`xinpass`, results stay right; not
+    /// yet measured on the H200): the upfront histogram counts the first pass's digit alone,
+    /// and each digit pass but the last counts the next pass's digit of the keys it loads
+    /// (into the same counter copies), with the next pass's offsets computed between passes.
     #[serde(default)]
     pub next_digit_histograms: bool,
     /// An experiment (`xsplit`, results stay right; not yet measured on the H200): with
@@ -324,6 +324,9 @@ impl BinningPass {
         }
         if [p.spin_limit, p.histogram_groups].contains(&0) || !(1..=64).contains(&p.lookback_window) {
             return invalid(format!("{what}: policy values must be positive, the look-back window 1 to 64 ({p:?})"));
+        }
+        if p.next_digit_histograms && !kernel.inpass {
+            return invalid(format!("{what}: next-digit histograms (xinpass) apply to sorts only"));
         }
         require_subgroup_ops(ctx, what, &["basic", "ballot", "arithmetic", "shuffle"])?;
         let sg = &ctx.info().subgroup;
