@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, inpass, split, split-stats, multisplit-4096, multisplit-pairs, windows: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, inpass, split, split-stats, sort-small6, multisplit-4096, multisplit-pairs, windows: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 if want anchors; then
@@ -47,6 +47,8 @@ step inpass 200 $B bench sort --n 2^20,2^22,2^26,2^28 --key u32 --values 0,4 --b
 # it may let three workgroups share an SM, with their registers.
 step split 200 $B bench sort --n 2^26,2^28 --key u32 --values 4 --binning-policy auto,256x15xsplit,256x18xsplit,256x20xsplit --trials 10 --profile --json "$OUT/split.json"
 step split-stats 60 $B pipelines --stats --binning-policy 256x15xsplit,256x18xsplit,256x20xsplit
+# Small sorts with the reads while staging: shorter tiles (less latency each, more of them).
+step sort-small6 90 $B bench sort --n 2^20,2^22 --key u32 --values 0 --binning-policy auto,256x15,256x12,256x10,256x8,128x20,128x15 --trials 10 --profile --json "$OUT/sort-small6.json"
 # Compiler statistics (registers, spills) of the binning passes and the permutation's shuffle.
 step stats 60 $B pipelines --stats
 step sort-u64 40 $B bench sort --n 2^24 --key u64 --values 0 --trials 10 --json "$OUT/sort-u64.json"
@@ -55,7 +57,7 @@ step sort-u64 40 $B bench sort --n 2^24 --key u64 --values 0 --trials 10 --json 
 step multisplit-lean 180 $B bench multisplit --n 2^26 --key u32 --buckets 2,16,256 --values 0 --ranking stable,atomic --trials 10 --json "$OUT/multisplit.json"
 step multisplit-4096 90 $B bench multisplit --n 2^26 --key u32 --buckets 4096 --values 0 --ranking stable,atomic --trials 10 --json "$OUT/multisplit-4096.json"
 step multisplit-pairs 40 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --trials 10 --json "$OUT/multisplit-pairs.json"
-step windows 60 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy 384x15,384x15xlb16,384x15xlb32 --trials 10 --profile --json "$OUT/windows.json"
+step windows 60 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy auto,autoxautoxlb4,autoxautoxlb16 --trials 10 --profile --json "$OUT/windows.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
