@@ -25,6 +25,8 @@ const MAX_TILE: u32 = 1 << 16;
 /// Shared words besides the staging area: bucket starts, look-back sums, fallback histogram,
 /// subgroup sums, flags.
 const FIXED_SHARED_WORDS: u32 = 3 * 256 + 32 + 5;
+/// Shared words of the `_inpass` sort variants' next-digit histogram (s_next, onesweep.comp).
+const INPASS_SHARED_WORDS: u32 = 256;
 
 /// How a binning pass ranks elements within a tile.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -288,10 +290,8 @@ pub(crate) struct BinningKernel<'a> {
     pub source: u32,
     pub bindings: u32,
     pub push_bytes: u32,
-    /// Shared words the kernel declares besides the binning pass's.
-    pub extra_shared_words: u32,
     /// The module variant with next-digit counting (suffix `_inpass`; sorts with
-    /// [`BinningPolicy::next_digit_histograms`]).
+    /// [`BinningPolicy::next_digit_histograms`]), which declares INPASS_SHARED_WORDS more.
     pub inpass: bool,
 }
 
@@ -339,7 +339,7 @@ impl BinningPass {
         // Shared memory: the larger of the counter rows and the staged word planes of the
         // tile (one, or all of them with `stage_all` or `reload`).
         let planes = if p.stage_all || p.reload { (input.key.bytes() as u32 + input.value_bytes) / 4 } else { 1 };
-        let shared_words = ctx.info().max_shared_memory_bytes / 4 - kernel.extra_shared_words;
+        let shared_words = ctx.info().max_shared_memory_bytes / 4 - if kernel.inpass { INPASS_SHARED_WORDS } else { 0 };
         // Mask rows too when peers are matched in shared memory: only at <= 32 lanes, and
         // only where both rows fit (else ballots; the pass's label says which ran).
         let counter_words = workgroup_size / min_sg * 256;

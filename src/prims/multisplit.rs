@@ -217,7 +217,6 @@ impl MultisplitPlan {
             source: src,
             bindings: 7,
             push_bytes: 20,
-            extra_shared_words: 0,
             inpass: false,
         };
         let pass = BinningPass::new(ctx, &what, input, desc.force_fallback_period, &desc.policy, desc.ranking, kernel)?;

@@ -166,8 +166,6 @@ impl SortPlan {
             source: 0,
             bindings: 6,
             push_bytes: 24,
-            // s_next (onesweep.comp, INPASS variants).
-            extra_shared_words: if desc.policy.next_digit_histograms { 256 } else { 0 },
             inpass: desc.policy.next_digit_histograms,
         };
         let first = match desc.ranking {
@@ -290,12 +288,13 @@ impl SortPlan {
         // pass then counts the next one's digits), then digit offsets.
         let next = self.desc.policy.next_digit_histograms;
         let bits_of = |p: u32| if p + 1 == passes { last_bits } else { 8 };
-        let push: [u32; 4] = if next { [self.desc.n as u32, lo, 1, bits_of(0)] } else { [self.desc.n as u32, lo, passes, last_bits] };
+        let counted = if next { 1 } else { passes };
+        let push: [u32; 4] = [self.desc.n as u32, lo, counted, bits_of(counted - 1)];
         // A round of a histogram workgroup counts 128 x 16 keys.
         let groups = (self.desc.policy.histogram_groups as u64).min(self.desc.n.div_ceil(128 * 16)) as u32;
         rec.dispatch(&self.histogram, &[keys_in.sub(0, kb), hist], bytemuck::bytes_of(&push), [groups.max(1), 1, 1])?;
         rec.barrier(&[hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "sort: histograms complete before the scan");
-        rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&[self.desc.n as u32, 0]), [if next { 1 } else { passes }, 1, 1])?;
+        rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&[self.desc.n as u32, 0]), [counted, 1, 1])?;
         rec.barrier(&[hist], Access::ComputeWrite, Access::ComputeRead, "sort: digit offsets ready for the passes");
 
         // Ping-pong so that the last pass writes the output: pass p writes the output when
