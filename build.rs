@@ -45,19 +45,15 @@ fn variants() -> Vec<Variant> {
         });
         for vw in [0, 1, 2] {
             for (suffix, part) in RANKINGS {
-                // Each ranking also with the phase clocks (suffix `_clock`, VK_KHR_shader_clock)
-                // and with next-digit counting (suffix `_inpass`, the `xinpass` experiment).
-                for (clock, inpass) in [(false, false), (true, false), (false, true), (true, true)] {
+                // Each ranking also with the phase clocks (suffix `_clock`, VK_KHR_shader_clock).
+                for clock in [false, true] {
                     let mut defines = vec![("KEY64", k64.to_string()), ("VALUE_WORDS", vw.to_string())];
                     defines.extend(part.map(|d| (d, "1".to_string())));
                     if clock {
                         defines.push(("CLOCKS", "1".to_string()));
                     }
-                    if inpass {
-                        defines.push(("INPASS", "1".to_string()));
-                    }
-                    let (c, i) = (if clock { "_clock" } else { "" }, if inpass { "_inpass" } else { "" });
-                    v.push(Variant { name: format!("sort_onesweep_{kw}_v{vw}{suffix}{c}{i}"), file: "sort/onesweep.comp", defines });
+                    let c = if clock { "_clock" } else { "" };
+                    v.push(Variant { name: format!("sort_onesweep_{kw}_v{vw}{suffix}{c}"), file: "sort/onesweep.comp", defines });
                 }
             }
         }

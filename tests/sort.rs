@@ -5,7 +5,8 @@
 mod common;
 
 use vkprims::prims::binning::Ranking;
-use vkprims::prims::sort::{self, KeyType, SortDesc, SortPlan};
+use vkprims::gpu::{self, Access, Buffer, MemoryLocation, Recorder};
+use vkprims::prims::sort::{self, KeyType, SortDesc, SortPlan, SortScratch};
 use vkprims::testdata::{sort_keys, KeyPattern};
 
 fn check(desc: &SortDesc, pattern: KeyPattern, seed: u64) {
@@ -38,6 +39,50 @@ fn every_key_type_both_directions_keys_and_pairs() {
                 d.value_bytes = value_bytes;
                 check(&d, KeyPattern::Random, n);
             }
+        }
+    }
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn histogram_loads() {
+    // The upfront histogram with 16-byte loads (the default; n % 4 keys left for a tail) and
+    // one load per key (`xhscalar`), at sizes short of whole vectors, with a partial last
+    // digit; and keys bound at an offset into a larger buffer.
+    let ctx = common::ctx();
+    for policy in ["auto", "autoxautoxhscalar"] {
+        let policy = vkprims::prims::binning::BinningPolicy::parse(policy).unwrap();
+        for key in KeyType::ALL {
+            for n in [1, 3, 4097, 33_335] {
+                let mut d = SortDesc::new(key, n);
+                d.policy = policy;
+                check(&d, KeyPattern::Random, n);
+                d.bits = (3, key.bits() - 2);
+                d.descending = true;
+                check(&d, KeyPattern::Random, n + 1);
+            }
+        }
+    }
+    for key in [KeyType::U32, KeyType::F64] {
+        let d = SortDesc::new(key, 10_007);
+        let plan = SortPlan::new(&ctx, d.clone()).unwrap();
+        let keys = sort_keys(KeyPattern::Random, key, d.n as usize, 9);
+        let offset = ctx.info().min_storage_buffer_offset_alignment.max(16);
+        let mut padded = vec![0xFFFF_FFFFu32; offset as usize / 4];
+        padded.extend(&keys);
+        let input = gpu::upload(&ctx, bytemuck::cast_slice(&padded), "padded keys").unwrap();
+        let out = Buffer::new(&ctx, plan.keys_bytes(), MemoryLocation::GpuOnly, "sorted").unwrap();
+        let (ka, va, h, st) = plan.scratch_bytes();
+        let bufs: Vec<Buffer> = [ka, va, h, st].iter().map(|&b| Buffer::new(&ctx, b, MemoryLocation::GpuOnly, "scratch").unwrap()).collect();
+        let scratch = SortScratch { keys_alt: bufs[0].slice(), values_alt: bufs[1].slice(), hist: bufs[2].slice(), state: bufs[3].slice() };
+        let mut rec = Recorder::new(&ctx, "offset keys").unwrap();
+        plan.record(&mut rec, input.slice().sub(offset, plan.keys_bytes()), out.slice(), None, &scratch).unwrap();
+        rec.barrier(&[out.slice()], Access::ComputeWrite, Access::TransferRead, "sorted keys read back");
+        rec.submit_and_wait().unwrap();
+        drop(rec);
+        let got: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu::download(&ctx, out.slice()).unwrap());
+        if let Some(e) = sort::check(&d, &keys, None, &got, None) {
+            panic!("keys at offset {offset}: {e}");
         }
     }
     common::assert_no_validation_messages(&ctx);
@@ -192,49 +237,6 @@ fn lookback_windows() {
 }
 
 #[test]
-fn next_digit_histograms_in_the_passes() {
-    // `xinpass`: the upfront histogram counts the first digit only and each pass counts the
-    // next one's (a partial last digit included), the next offsets and "trivial pass" flags
-    // computed between passes. Every key type and direction, pairs, bit ranges, keys that
-    // leave passes trivial, forced fallback, the unstable (atomic first pass) sort.
-    let ctx = common::ctx();
-    let policy = vkprims::prims::binning::BinningPolicy::parse("autoxautoxinpass").unwrap();
-    let label = SortPlan::new(&ctx, { let mut d = SortDesc::new(KeyType::U32, 1000); d.policy = policy; d }).unwrap().policy_label();
-    assert!(label.contains("next-digit histograms"), "{label}");
-    for key in KeyType::ALL {
-        for (descending, value_bytes, pattern, period) in [
-            (false, 0, KeyPattern::Random, 0u32),
-            (true, 4, KeyPattern::TopDigitOnly, 3),
-            (false, 8, KeyPattern::BottomDigitOnly, 0),
-            (true, 0, KeyPattern::AllEqual, 0),
-            (false, 4, KeyPattern::FewDistinct, 2),
-        ] {
-            let mut d = SortDesc::new(key, 33_331);
-            d.policy = policy;
-            d.descending = descending;
-            d.value_bytes = value_bytes;
-            d.force_fallback_period = period;
-            check(&d, pattern, 17);
-        }
-    }
-    for (key, lo, hi) in [(KeyType::U32, 4, 20), (KeyType::F32, 3, 31), (KeyType::U64, 20, 61), (KeyType::I64, 60, 64)] {
-        let mut d = SortDesc::new(key, 20_000);
-        d.policy = policy;
-        d.bits = (lo, hi);
-        d.value_bytes = 4;
-        check(&d, KeyPattern::Random, lo as u64);
-    }
-    for (key, n) in [(KeyType::U32, 1), (KeyType::F64, 25_013)] {
-        let mut d = SortDesc::new(key, n);
-        d.policy = policy;
-        d.ranking = Ranking::Atomic;
-        d.value_bytes = 4;
-        check(&d, KeyPattern::FewDistinct, n);
-    }
-    common::assert_no_validation_messages(&ctx);
-}
-
-#[test]
 fn all_planes_staged_at_once() {
     // `xplanes`: every word plane in shared memory before the look-back; 8-byte keys with
     // 8-byte values need four planes, so fewer items fit (lavapipe: 32 KiB).
@@ -260,9 +262,9 @@ fn shared_memory_peer_matching() {
     // 64-invocation workgroup at width 8 or more; at width 4 it falls back to ballots, as the
     // label says), with the fallback forced and few distinct keys.
     let ctx = common::ctx();
-    // With keys and values read again while staging (the default), kept in registers
-    // (`xkeep`), and keys staged before values (`xsplit`): same results.
-    for name in ["64x15", "64x15xkeep", "64x15xsplit"] {
+    // With keys and values read again while staging (the default) and kept in registers
+    // (`xkeep`): same results.
+    for name in ["64x15", "64x15xkeep"] {
         let policy = vkprims::prims::binning::BinningPolicy::parse(name).unwrap();
         let mut d = SortDesc::new(KeyType::U32, 1000);
         d.policy = policy;

@@ -34,10 +34,7 @@
 //   uint bucket_bits()                    bits that distinguish buckets (ballots per step)
 //   uint bucket_base(uint b)              where bucket b starts in the output
 //   bool pass_is_trivial()                true when every element is in one bucket
-// and may define PARTITIONED (GL_NV_shader_subgroup_partitioned ranking) and TILE_HOOKS with
-//   void hook_tile_start()                every invocation, before the ticket barrier
-//   void hook_key(KEY key)                each loaded element, once the tile is loaded
-//   void hook_tile_end(uint tile)         every invocation of a tile's workgroup, at its end
+// and may define PARTITIONED (GL_NV_shader_subgroup_partitioned ranking).
 #ifndef BINNING_GLSL
 #define BINNING_GLSL
 #ifdef PARTITIONED
@@ -76,9 +73,6 @@ layout(constant_id = 11) const uint SHARED_MATCH = 0;
 // workgroups share an SM, at the cost of a cache round trip per tile. (Read right after the
 // ranking instead, the loads were hoisted by the H200's driver and cost registers.)
 layout(constant_id = 13) const uint RELOAD = 0;
-// Experiment (policy flag `xsplit`, results stay right): with values, the staging reads the
-// key words of the tile first and the value words after a barrier, rather than all at once.
-layout(constant_id = 14) const uint SPLIT_STAGE = 0;
 
 const uint STATE_BASE = 4u;
 const uint NOT_READY = 0u, AGGREGATE = 1u, INCLUSIVE = 2u;
@@ -465,17 +459,8 @@ void stage_planes(uint tile) {
 #if KEY64
         s_mem[t + at] = uint(k >> 32);
 #endif
-        if (SPLIT_STAGE == 0u) stage_values(tile, j, at);
+        stage_values(tile, j, at);
     }
-#if VALUE_WORDS > 0
-    if (SPLIT_STAGE != 0u) {
-        // A barrier between the key and value rounds keeps the compiler from issuing every
-        // load of both at once (the register peak of pairs).
-        barrier();
-        [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
-            if (el[j] != INVALID) stage_values(tile, j, el_pos(el[j]));
-    }
-#endif
 }
 
 // Then each lane takes tile positions r * WG + lid: its key (for the bucket), destination,
@@ -501,15 +486,8 @@ void scatter_planes(uint count) {
     }
 }
 
-#ifndef TILE_HOOKS
-void hook_tile_start() {}
-void hook_key(KEY key) {}
-void hook_tile_end(uint tile) {}
-#endif
-
 void binning_pass() {
     uint lid = gl_LocalInvocationIndex;
-    hook_tile_start();
     if (lid == 0u) s_tile = atomicAdd(state[0], 1u);
     barrier();
     uint tile = s_tile;
@@ -522,8 +500,6 @@ void binning_pass() {
         key[j] = i < pc.n ? keys_in[i] : KEY(0);
         el[j] = i < pc.n ? bucket_of(i, key[j]) << 16 : INVALID;
     }
-    [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
-        if (el[j] != INVALID) hook_key(key[j]);
 
     // Every element is in the same bucket: the pass is a stable copy.
     if (pass_is_trivial()) {
@@ -536,7 +512,6 @@ void binning_pass() {
 #endif
             }
         }
-        hook_tile_end(tile);
         return;
     }
 
@@ -582,7 +557,6 @@ void binning_pass() {
         scatter_planes(count);
         phase_end(4u);
         phase_end(5u);
-        hook_tile_end(tile);
         return;
     }
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) w[j] = uint(key[j]);
@@ -649,7 +623,6 @@ void binning_pass() {
     }
 #endif
     phase_end(5u);
-    hook_tile_end(tile);
 }
 
 #endif

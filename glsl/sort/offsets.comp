@@ -1,12 +1,12 @@
 #version 460
 // Sum the copies of each pass's digit histogram into exclusive digit offsets at the front
 // of the buffer, and flag passes where every key has the same digit (the binning pass then
-// only copies); layout: sort/hist_layout.glsl. One workgroup of 64 invocations per pass
-// (passes first_pass, first_pass + 1, ...), four digits each; no subgroup operations, so any
+// only copies); layout: sort/hist_layout.glsl. One workgroup of 64 invocations per pass,
+// four digits each; no subgroup operations, so any
 // width works.
 #extension GL_EXT_control_flow_attributes : require
 layout(local_size_x_id = 0) in;  // 64
-layout(push_constant) uniform Params { uint n; uint first_pass; } pc;
+layout(push_constant) uniform Params { uint n; } pc;
 layout(set = 0, binding = 0, std430) buffer Hist { uint hist[]; };
 #include "sort/hist_layout.glsl"
 
@@ -14,7 +14,7 @@ shared uint s_part[64];
 shared uint s_trivial;
 
 void main() {
-    uint p = pc.first_pass + gl_WorkGroupID.x;
+    uint p = gl_WorkGroupID.x;
     uint t = gl_LocalInvocationIndex;
     uint d = 4u * t;
     if (t == 0u) s_trivial = 0u;

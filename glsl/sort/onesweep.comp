@@ -12,19 +12,14 @@ layout(constant_id = 4) const uint FORCE_FALLBACK_PERIOD = 0; // debug: >= 2 for
 layout(constant_id = 5) const uint SPIN_LIMIT = 64;           // look-back rounds before fallback
 #include "sort/sort_keys.glsl"
 
-// next_bits: the next pass's digit width (INPASS variants; 0: the last pass).
-layout(push_constant) uniform Params { uint n; uint num_tiles; uint shift; uint bits; uint pass_index; uint next_bits; } pc;
+layout(push_constant) uniform Params { uint n; uint num_tiles; uint shift; uint bits; uint pass_index; } pc;
 layout(set = 0, binding = 0, std430) readonly buffer KeysIn { KEY keys_in[]; };
 layout(set = 0, binding = 1, std430) writeonly buffer KeysOut { KEY keys_out[]; };
 layout(set = 0, binding = 2, std430) readonly buffer ValsIn { VAL vals_in[]; };
 layout(set = 0, binding = 3, std430) writeonly buffer ValsOut { VAL vals_out[]; };
-// Digit offsets of every pass (offsets.comp), then one "trivial pass" flag per pass, then the
-// histogram copies (sort/hist_layout.glsl; written by INPASS variants).
-#ifdef INPASS
-layout(set = 0, binding = 4, std430) buffer Offsets { uint offsets[]; };
-#else
+// Digit offsets of every pass (offsets.comp), then one "trivial pass" flag per pass
+// (sort/hist_layout.glsl).
 layout(set = 0, binding = 4, std430) readonly buffer Offsets { uint offsets[]; };
-#endif
 // state[0]: tile ticket; state[1]: fallbacks (debug counter); state[4 + 256 t + d]: tile t's
 // look-back word for digit d.
 layout(set = 0, binding = 5, std430) coherent buffer State { uint state[]; };
@@ -36,31 +31,6 @@ bool bucket_is_key_function() { return true; }
 uint bucket_bits() { return pc.bits; }
 uint bucket_base(uint b) { return offsets[pc.pass_index * 256u + b]; }
 bool pass_is_trivial() { return offsets[HIST_FLAGS + pc.pass_index] != 0u; }
-
-#ifdef INPASS
-// INPASS variants (policy flag `xinpass`): each pass but the last counts the next pass's
-// digit of the keys it loads and adds the tile's counts into the histogram copies, so the
-// upfront histogram counts the first digit only (its shared atomics, the bound at large n,
-// move into the latency-bound binning passes). The host computes the next pass's offsets
-// between passes.
-shared uint s_next[256];
-#define TILE_HOOKS
-void hook_tile_start() {
-    if (pc.next_bits != 0u) for (uint d = gl_LocalInvocationIndex; d < 256u; d += gl_WorkGroupSize.x) s_next[d] = 0u;
-}
-void hook_key(KEY key) {
-    if (pc.next_bits != 0u) atomicAdd(s_next[digit_of(key, pc.shift + 8u, pc.next_bits)], 1u);
-}
-void hook_tile_end(uint tile) {
-    if (pc.next_bits == 0u) return;
-    barrier();
-    uint at = hist_copy(tile) + (pc.pass_index + 1u) * 256u;
-    for (uint d = gl_LocalInvocationIndex; d < 256u; d += gl_WorkGroupSize.x) {
-        uint c = s_next[d];
-        if (c != 0u) atomicAdd(offsets[at + d], c);
-    }
-}
-#endif
 
 #include "sort/binning.glsl"
 

@@ -25,8 +25,6 @@ const MAX_TILE: u32 = 1 << 16;
 /// Shared words besides the staging area: bucket starts, look-back sums, fallback histogram,
 /// subgroup sums, flags.
 const FIXED_SHARED_WORDS: u32 = 3 * 256 + 32 + 5;
-/// Shared words of the `_inpass` sort variants' next-digit histogram (s_next, onesweep.comp).
-const INPASS_SHARED_WORDS: u32 = 256;
 
 /// How a binning pass ranks elements within a tile.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -84,6 +82,10 @@ pub struct BinningPolicy {
     /// with 1024, 0.272 with 512 (copies of the counters per subgroup only slowed it:
     /// bench/results/h200/binning/session4/3-early-post).
     pub histogram_groups: u32,
+    /// Sorts: the upfront histogram loads one key per instruction (`xhscalar`) instead of 16
+    /// bytes at a time (the default, where the keys' binding starts at a multiple of 16).
+    #[serde(default)]
+    pub histogram_scalar_loads: bool,
 
     /// How stable ranking matches peers.
     #[serde(default)]
@@ -117,18 +119,6 @@ pub struct BinningPolicy {
     /// kept more registers than ever (bench/results/h200/binning/session6).
     #[serde(default = "default_reload")]
     pub reload: bool,
-    /// Sorts only (multisplit refuses it), an experiment (`xinpass`, results stay right; not
-    /// yet measured on the H200): the upfront histogram counts the first pass's digit alone,
-    /// and each digit pass but the last counts the next pass's digit of the keys it loads
-    /// (into the same counter copies), with the next pass's offsets computed between passes.
-    #[serde(default)]
-    pub next_digit_histograms: bool,
-    /// An experiment (`xsplit`, results stay right; not yet measured on the H200): with
-    /// values, stage the keys, then after a barrier the values, so the compiler cannot issue
-    /// every load of both at once (the register peak of pairs, which held 256x20 pairs at
-    /// 84 registers, one workgroup per SM fewer than keys alone).
-    #[serde(default)]
-    pub split_staging: bool,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -160,13 +150,12 @@ impl Default for BinningPolicy {
             spin_limit: 64,
             lookback_window: default_window(),
             histogram_groups: 2048,
+            histogram_scalar_loads: false,
             peer_match: PeerMatch::Shared,
             debug_skip: 0,
             phase_clocks: false,
             stage_all: false,
             reload: true,
-            next_digit_histograms: false,
-            split_staging: false,
         }
     }
 }
@@ -187,17 +176,17 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xinpass][xsplit][xlbN][xhgN][xclocks]
-    /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlbN][xhgN][xhscalar][xclocks]
+    /// [xskipN]`, `, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
-    /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `inpass`:
-    /// [`BinningPolicy::next_digit_histograms`]; `split`: [`BinningPolicy::split_staging`];
-    /// `lbN`: the look-back window; `hgN`: the upfront histogram's workgroups; `clocks`:
+    /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off;
+    /// `lbN`: the look-back window; `hgN`: the upfront histogram's workgroups; `hscalar`:
+    /// [`BinningPolicy::histogram_scalar_loads`]; `clocks`:
     /// [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`], timing
     /// experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xinpass][xsplit][xlbN][xhgN][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -214,10 +203,9 @@ impl BinningPolicy {
                 ("part", _) => p.peer_match = PeerMatch::Partitioned,
                 ("planes", _) => p.stage_all = true,
                 ("keep", _) => p.reload = false,
-                ("inpass", _) => p.next_digit_histograms = true,
-                ("split", _) => p.split_staging = true,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
+                ("hscalar", _) => p.histogram_scalar_loads = true,
                 ("clocks", _) => p.phase_clocks = true,
                 (_, Some(n)) => p.debug_skip = n.parse().map_err(|_| bad())?,
                 _ => return Err(bad()),
@@ -236,10 +224,9 @@ impl BinningPolicy {
         let (ballots, part) = (self.peer_match == PeerMatch::Ballots, self.peer_match == PeerMatch::Partitioned);
         for (on, flag) in [(ballots, "xballots".to_string()), (part, "xpart".into()), (self.stage_all, "xplanes".into()),
             (!self.reload, "xkeep".into()),
-            (self.next_digit_histograms, "xinpass".into()),
-            (self.split_staging, "xsplit".into()),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
+            (self.histogram_scalar_loads, "xhscalar".into()),
             (self.phase_clocks, "xclocks".into())]
         {
             if on {
@@ -274,8 +261,6 @@ pub(crate) struct BinningPass {
     pub stage_all: bool,
     pub lookback_window: u32,
     pub reload: bool,
-    /// Keys, then values staged (`xsplit`, with values).
-    pub split_staging: bool,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -290,9 +275,6 @@ pub(crate) struct BinningKernel<'a> {
     pub source: u32,
     pub bindings: u32,
     pub push_bytes: u32,
-    /// The module variant with next-digit counting (suffix `_inpass`; sorts with
-    /// [`BinningPolicy::next_digit_histograms`]), which declares INPASS_SHARED_WORDS more.
-    pub inpass: bool,
 }
 
 impl BinningPass {
@@ -325,9 +307,6 @@ impl BinningPass {
         if [p.spin_limit, p.histogram_groups].contains(&0) || !(1..=64).contains(&p.lookback_window) {
             return invalid(format!("{what}: policy values must be positive, the look-back window 1 to 64 ({p:?})"));
         }
-        if p.next_digit_histograms && !kernel.inpass {
-            return invalid(format!("{what}: next-digit histograms (xinpass) apply to sorts only"));
-        }
         require_subgroup_ops(ctx, what, &["basic", "ballot", "arithmetic", "shuffle"])?;
         let sg = &ctx.info().subgroup;
         let min_sg = input.subgroup_size.unwrap_or(sg.min_size);
@@ -339,7 +318,7 @@ impl BinningPass {
         // Shared memory: the larger of the counter rows and the staged word planes of the
         // tile (one, or all of them with `stage_all` or `reload`).
         let planes = if p.stage_all || p.reload { (input.key.bytes() as u32 + input.value_bytes) / 4 } else { 1 };
-        let shared_words = ctx.info().max_shared_memory_bytes / 4 - if kernel.inpass { INPASS_SHARED_WORDS } else { 0 };
+        let shared_words = ctx.info().max_shared_memory_bytes / 4;
         // Mask rows too when peers are matched in shared memory: only at <= 32 lanes, and
         // only where both rows fit (else ballots; the pass's label says which ran).
         let counter_words = workgroup_size / min_sg * 256;
@@ -376,11 +355,10 @@ impl BinningPass {
             return Err(Error::Unsupported { device: ctx.info().name.clone(), what: format!("VK_KHR_shader_clock (phase clocks of {what})") });
         }
         let name = format!(
-            "{}{}{}{}",
+            "{}{}{}",
             kernel.shader,
             if partitioned { "_part" } else { "" },
-            if p.phase_clocks { "_clock" } else { "" },
-            if kernel.inpass { "_inpass" } else { "" }
+            if p.phase_clocks { "_clock" } else { "" }
         );
         let shader = gpu::shaders::name(&name).ok_or_else(|| Error::Invalid(format!("{what}: no shader variant {name}")))?;
         let pipeline = ctx.pipeline(PipelineKey {
@@ -400,7 +378,6 @@ impl BinningPass {
                 shared_match as u32,
                 p.lookback_window,
                 p.reload as u32,
-                p.split_staging as u32,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -422,7 +399,6 @@ impl BinningPass {
             stage_all: p.stage_all,
             lookback_window: p.lookback_window,
             reload: p.reload,
-            split_staging: p.split_staging && input.value_bytes > 0 && (p.reload || p.stage_all),
             pipeline,
         })
     }
@@ -437,8 +413,7 @@ impl BinningPass {
         let planes = if self.stage_all { ", planes" } else { "" };
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
         let reload = if self.reload { "" } else { ", kept" };
-        let split = if self.split_staging { ", split staging" } else { "" };
-        format!("tile {} ({}x{}, {}{reload}{split}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
+        format!("tile {} ({}x{}, {}{reload}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }
 
@@ -454,7 +429,7 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "64x4xskip32", "256x15xkeep", "autox15xinpass", "256x20xsplit", "512x15xpartxplanesxkeepxinpassxsplitxclocksxskip27"] {
+        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);

@@ -209,7 +209,7 @@ impl MultisplitPlan {
             push_bytes: 16,
         })?;
         let offsets =
-            ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 8 })?;
+            ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
         let kernel = BinningKernel {
             shader: &format!("multisplit_{kw}_v{}", desc.value_bytes / 4),
             key_kind: kind,
@@ -217,7 +217,6 @@ impl MultisplitPlan {
             source: src,
             bindings: 7,
             push_bytes: 20,
-            inpass: false,
         };
         let pass = BinningPass::new(ctx, &what, input, desc.force_fallback_period, &desc.policy, desc.ranking, kernel)?;
         Ok(MultisplitPlan { desc, histogram, offsets, pass, composed })
@@ -435,7 +434,7 @@ impl MultisplitPlan {
         if self.desc.n > 0 {
             histogram(rec, hist)?;
             rec.barrier(&[hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "multisplit: histogram complete before the scan");
-            rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&[self.desc.n as u32, 0]), [1, 1, 1])?;
+            rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&(self.desc.n as u32)), [1, 1, 1])?;
             rec.barrier(&[hist], Access::ComputeWrite, Access::ComputeRead, "multisplit: bucket offsets ready");
             let vb = self.values_bytes().max(4);
             let (vi, vo) = values.unwrap_or((scratch.dummy, scratch.dummy));

@@ -132,6 +132,8 @@ pub struct SortScratch {
 pub struct SortPlan {
     desc: SortDesc,
     histogram: Arc<Pipeline>,
+    /// One load per key, for keys bound off a 16-byte boundary (where the device allows it).
+    histogram_unaligned: Option<Arc<Pipeline>>,
     offsets: Arc<Pipeline>,
     pass: BinningPass,
     /// The first digit pass when it ranks with atomics (`Ranking::Atomic`).
@@ -148,16 +150,25 @@ impl SortPlan {
         let kw = if desc.key.wide() { "k64" } else { "k32" };
         let kind = desc.key.kind();
         let desc_flag = desc.descending as u32;
-        let histogram = ctx.pipeline(PipelineKey {
-            shader: if desc.key.wide() { "sort_histogram_k64" } else { "sort_histogram_k32" },
-            // 128 invocations: a workgroup even a pinned subgroup size of 4 allows.
-            spec: vec![128, kind, desc_flag],
-            subgroup_size: desc.subgroup_size,
-            bindings: 2,
-            push_bytes: 16,
-        })?;
+        let histogram_kernel = |vector_loads: bool| {
+            ctx.pipeline(PipelineKey {
+                shader: if desc.key.wide() { "sort_histogram_k64" } else { "sort_histogram_k32" },
+                // 128 invocations: a workgroup even a pinned subgroup size of 4 allows.
+                spec: vec![128, kind, desc_flag, desc.passes(), vector_loads as u32],
+                subgroup_size: desc.subgroup_size,
+                bindings: 2,
+                push_bytes: 12,
+            })
+        };
+        let vector_loads = !desc.policy.histogram_scalar_loads;
+        let histogram = histogram_kernel(vector_loads)?;
+        let histogram_unaligned = if vector_loads && ctx.limits.min_storage_buffer_offset_alignment < 16 {
+            Some(histogram_kernel(false)?)
+        } else {
+            None
+        };
         let offsets =
-            ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 8 })?;
+            ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
         let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
         let kernel = BinningKernel {
             shader: &format!("sort_onesweep_{kw}_v{}", desc.value_bytes / 4),
@@ -165,15 +176,14 @@ impl SortPlan {
             descending: desc.descending,
             source: 0,
             bindings: 6,
-            push_bytes: 24,
-            inpass: desc.policy.next_digit_histograms,
+            push_bytes: 20,
         };
         let first = match desc.ranking {
             Ranking::Atomic => Some(BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &desc.policy, Ranking::Atomic, kernel.clone())?),
             Ranking::Stable => None,
         };
         let pass = BinningPass::new(ctx, &what, input, desc.force_fallback_period, &desc.policy, Ranking::Stable, kernel)?;
-        Ok(SortPlan { desc, histogram, offsets, pass, first })
+        Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first })
     }
 
     pub fn desc(&self) -> &SortDesc {
@@ -197,8 +207,8 @@ impl SortPlan {
         if g != BinningPolicy::default().histogram_groups {
             s += &format!(", histogram {g} groups");
         }
-        if self.desc.policy.next_digit_histograms {
-            s += ", next-digit histograms";
+        if self.desc.policy.histogram_scalar_loads {
+            s += ", histogram scalar loads";
         }
         s
     }
@@ -284,17 +294,18 @@ impl SortPlan {
         let lo = self.desc.bits.0;
         let last_bits = (self.desc.bits.1 - lo) - 8 * (passes - 1);
 
-        // Upfront histogram of every pass (with `next_digit_histograms`, of the first: each
-        // pass then counts the next one's digits), then digit offsets.
-        let next = self.desc.policy.next_digit_histograms;
+        // Upfront histogram of every pass, then digit offsets.
         let bits_of = |p: u32| if p + 1 == passes { last_bits } else { 8 };
-        let counted = if next { 1 } else { passes };
-        let push: [u32; 4] = [self.desc.n as u32, lo, counted, bits_of(counted - 1)];
-        // A round of a histogram workgroup counts 128 x 16 keys.
+        let push: [u32; 3] = [self.desc.n as u32, lo, last_bits];
+        // A round of a histogram workgroup counts 128 x 16 keys (64-bit: 128 x 8).
         let groups = (self.desc.policy.histogram_groups as u64).min(self.desc.n.div_ceil(128 * 16)) as u32;
-        rec.dispatch(&self.histogram, &[keys_in.sub(0, kb), hist], bytemuck::bytes_of(&push), [groups.max(1), 1, 1])?;
+        let histogram = match &self.histogram_unaligned {
+            Some(scalar) if keys_in.offset % 16 != 0 => scalar,
+            _ => &self.histogram,
+        };
+        rec.dispatch(histogram, &[keys_in.sub(0, kb), hist], bytemuck::bytes_of(&push), [groups.max(1), 1, 1])?;
         rec.barrier(&[hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "sort: histograms complete before the scan");
-        rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&[self.desc.n as u32, 0]), [counted, 1, 1])?;
+        rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&(self.desc.n as u32)), [passes, 1, 1])?;
         rec.barrier(&[hist], Access::ComputeWrite, Access::ComputeRead, "sort: digit offsets ready for the passes");
 
         // Ping-pong so that the last pass writes the output: pass p writes the output when
@@ -313,15 +324,9 @@ impl SortPlan {
             };
             let (ks, kd, vs, vd) = (ks.sub(0, kb), kd.sub(0, kb), vs.sub(0, vb), vd.sub(0, vb));
             let state = scratch.state.sub(p as u64 * self.pass_state_bytes(), self.pass_state_bytes());
-            let next_bits = if next && p + 1 < passes { bits_of(p + 1) } else { 0 };
-            let push: [u32; 6] = [self.desc.n as u32, self.pass.tiles, lo + 8 * p, bits_of(p), p, next_bits];
+            let push: [u32; 5] = [self.desc.n as u32, self.pass.tiles, lo + 8 * p, bits_of(p), p];
             let pass = if p == 0 { self.first.as_ref().unwrap_or(&self.pass) } else { &self.pass };
             rec.dispatch_count(&pass.pipeline, &[ks, kd, vs, vd, hist, state], bytemuck::bytes_of(&push), pass.tiles)?;
-            if next_bits != 0 {
-                rec.barrier(&[hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "sort: the next digit's histogram complete before its scan");
-                rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&[self.desc.n as u32, p + 1]), [1, 1, 1])?;
-                rec.barrier(&[hist], Access::ComputeWrite, Access::ComputeRead, "sort: the next digit's offsets ready for its pass");
-            }
             rec.barrier(&[kd, vd], Access::ComputeWrite, Access::ComputeReadWrite, "sort: a pass's output is the next pass's input");
         }
         Ok(())
