@@ -63,6 +63,11 @@ fn gpu_equals_the_cpu_model() {
     let mut d = repro(1_000_003, 4, 42);
     d.group_target = 512;
     assert_matches_reference(&d);
+    // The group ids' rejection path (probability below groups / 2^32 a draw): over 100,002
+    // groups, seed 7 rejects the first draws of 7 elements, in each of a Philox call's 4 words.
+    let mut d = repro(200_003, 4, 7);
+    d.group_target = 2;
+    assert_matches_reference(&d);
     // The group sort with peers matched in shared memory (the H200's default; on lavapipe
     // only this small workgroup fits its mask rows, at width 8 or more).
     let mut d = repro(300_007, 8, 9);

@@ -14,16 +14,16 @@ uvec4 philox4x32(uvec4 ctr, uvec2 key) {
     return ctr;
 }
 
-// A uniform integer in [0, range) for range >= 1, exactly (Lemire's method with rejection;
-// rejected draws take the next counter word, so the result is still a pure function of the
-// counter).
-uint uniform_below(uint range, uvec4 ctr, uvec2 key) {
-    uint threshold = (0u - range) % range;
-    for (uint attempt = 0u;; ++attempt) {
-        uvec4 r = philox4x32(uvec4(ctr.x, ctr.y, ctr.z, ctr.w + attempt), key);
+// A uniform integer in [0, range) for range >= 1, exactly (Lemire's method with rejection),
+// from `word`, word j of philox4x32(ctr, key) drawn by the caller, so one call serves four
+// values; a rejected draw retries with word j of the next counter (ctr.w + 1, ...), so the
+// result is still a pure function of (ctr, j). threshold: 2^32 mod range, (0 - range) % range.
+uint uniform_below(uint range, uint threshold, uint word, uvec4 ctr, uint j, uvec2 key) {
+    for (uint attempt = 1u;; ++attempt) {
         uint hi, lo;
-        umulExtended(r.x, range, hi, lo);
+        umulExtended(word, range, hi, lo);
         if (lo >= threshold) return hi;
+        word = philox4x32(uvec4(ctr.xyz, ctr.w + attempt), key)[j];
     }
     return 0u;
 }

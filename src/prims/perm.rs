@@ -1,14 +1,16 @@
 //! Random permutation on the binning pass (GPU kernels: glsl/perm/, then the radix sort).
 //!
-//! Element i draws a group in [0, G) from Philox4x32-10 at counter (i, 0, 0, 0) with the seed
-//! as key (G ≈ n / the group target); a stable radix sort by group id gathers the groups in
-//! order; then each group is shuffled by one workgroup: element p of group g draws a random
-//! key from Philox counter (g, p, 2, 0) under seed ^ a constant, and the group is put in order
-//! of that key (a counting sort by its top bits, then a rank within each bucket, about one
-//! element; `shuffle_group`), in shared memory when the group fits the capacity, otherwise
-//! through global scratch buffers (the same keys). Independent uniform groups, each put in a
-//! uniform order, give a uniform permutation (up to ties of the keys' 64 low random bits,
-//! broken by position: a total-variation distance below k² 2^-65 for k elements of a bucket).
+//! Element i draws a group in [0, G) from word i % 4 of Philox4x32-10 at counter
+//! (i / 4, 0, 0, 0) with the seed as key (one call serves four elements; a rejected draw takes
+//! the same word of counter (i / 4, 0, 0, 1), then 2, ...; G ≈ n / the group target); a stable
+//! radix sort by group id gathers the groups in order; then each group is shuffled by one
+//! workgroup: element p of group g draws a random key from Philox counter (g, p, 2, 0) under
+//! seed ^ a constant, and the group is put in order of that key (a counting sort by its top
+//! bits, then a rank within each bucket, about one element; `shuffle_group`), in shared
+//! memory when the group fits the capacity, otherwise through global scratch buffers (the
+//! same keys). Independent uniform groups, each put in a uniform order, give a uniform
+//! permutation (up to ties of the keys' 64 low random bits, broken by position: a
+//! total-variation distance below k² 2^-65 for k elements of a bucket).
 //! In the reproducible mode every step is a pure function of (seed, n): the output is the same
 //! on every GPU, subgroup width and run, and equals [`reference`]. The default mode ranks the
 //! sort's first pass with workgroup atomics, so the order of a group before its shuffle
@@ -239,7 +241,8 @@ impl PermPlan {
         match &self.sort {
             Some(s) => {
                 let ids = scratch.ids.sub(0, self.desc.n * 4);
-                rec.dispatch_count(&self.ids, &[ids], bytemuck::bytes_of(&push), self.desc.n.div_ceil(256) as u32)?;
+                // Four elements an invocation, 256 invocations a workgroup.
+                rec.dispatch_count(&self.ids, &[ids], bytemuck::bytes_of(&push), self.desc.n.div_ceil(1024) as u32)?;
                 rec.barrier(&[ids], Access::ComputeWrite, Access::ComputeRead, "perm: group ids ready for the sort");
                 s.record_sort(rec, ids, ids_sorted, Some((values_in.sub(0, vb), values_out.sub(0, vb))), &scratch.sort)?;
                 rec.barrier(&[ids_sorted, bounds], Access::ComputeReadWrite, Access::ComputeReadWrite, "perm: sorted ids ready, the sort's input free for the bounds");
@@ -301,12 +304,13 @@ pub fn philox4x32(mut ctr: [u32; 4], mut key: [u32; 2]) -> [u32; 4] {
     ctr
 }
 
-/// Exactly uniform in [0, range) (glsl/common/philox.glsl `uniform_below`).
-pub fn uniform_below(range: u32, ctr: [u32; 4], key: [u32; 2]) -> u32 {
+/// Exactly uniform in [0, range) from word j of the Philox draw at `ctr`; a rejection takes word
+/// j of the next counter (ctr[3] + 1, ...) (glsl/common/philox.glsl `uniform_below`).
+pub fn uniform_below(range: u32, ctr: [u32; 4], j: usize, key: [u32; 2]) -> u32 {
     let threshold = range.wrapping_neg() % range;
     for attempt in 0u32.. {
         let r = philox4x32([ctr[0], ctr[1], ctr[2], ctr[3].wrapping_add(attempt)], key);
-        let m = r[0] as u64 * range as u64;
+        let m = r[j] as u64 * range as u64;
         if m as u32 >= threshold {
             return (m >> 32) as u32;
         }
@@ -320,7 +324,7 @@ pub fn reference_order(desc: &PermDesc) -> Vec<usize> {
     let n = desc.n as usize;
     let g = desc.groups();
     let key = [desc.seed as u32, (desc.seed >> 32) as u32];
-    let ids: Vec<u32> = (0..n as u32).map(|i| if g > 1 { uniform_below(g, [i, 0, 0, 0], key) } else { 0 }).collect();
+    let ids: Vec<u32> = (0..n as u32).map(|i| if g > 1 { uniform_below(g, [i / 4, 0, 0, 0], i as usize % 4, key) } else { 0 }).collect();
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&i| ids[i]);
     let shuffle_key = [key[0], key[1] ^ 0x5EED_5EED];
