@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, inpass, split, split-stats, sort-small6, multisplit-4096, multisplit-pairs, windows: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, multisplit-4096, multisplit-pairs, windows: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 if want anchors; then
@@ -40,15 +40,8 @@ step multisplit-2e28 200 $B bench multisplit --n 2^28 --key u32 --buckets 256 --
 # Session 6: tiles around the new defaults (keys and values read again while staging),
 # against the old defaults (384x15 and 256x15 with keys kept in registers), at 2^26.
 step tiles6 150 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy auto,256x16,256x18,384x15xkeep,256x15xkeep --trials 10 --json "$OUT/tiles6.json"
-# Session 6's experiment (queued): next-digit histograms counted in the passes (xinpass)
-# against the upfront histogram of every digit, keys and pairs over sizes.
-step inpass 200 $B bench sort --n 2^20,2^22,2^26,2^28 --key u32 --values 0,4 --binning-policy auto,autoxautoxinpass --trials 10 --profile --json "$OUT/inpass.json"
-# Session 6's experiment (queued): keys staged before values (xsplit) for pairs, at the tiles
-# it may let three workgroups share an SM, with their registers.
-step split 200 $B bench sort --n 2^26,2^28 --key u32 --values 4 --binning-policy auto,256x15xsplit,256x18xsplit,256x20xsplit --trials 10 --profile --json "$OUT/split.json"
-step split-stats 60 $B pipelines --stats --binning-policy 256x15xsplit,256x18xsplit,256x20xsplit
 # Small sorts with the reads while staging: shorter tiles (less latency each, more of them).
-step sort-small6 90 $B bench sort --n 2^20,2^22 --key u32 --values 0 --binning-policy auto,256x15,256x12,256x10,256x8,128x20,128x15 --trials 10 --profile --json "$OUT/sort-small6.json"
+step sort-small6 90 $B bench sort --n 2^20,2^22 --key u32 --values 0 --binning-policy auto,256x15,256x12,256x10,256x8,256x6,128x20,128x15,128x10 --trials 10 --profile --json "$OUT/sort-small6.json"
 # Compiler statistics (registers, spills) of the binning passes and the permutation's shuffle.
 step stats 60 $B pipelines --stats
 step sort-u64 40 $B bench sort --n 2^24 --key u64 --values 0 --trials 10 --json "$OUT/sort-u64.json"
@@ -58,6 +51,20 @@ step multisplit-lean 180 $B bench multisplit --n 2^26 --key u32 --buckets 2,16,2
 step multisplit-4096 90 $B bench multisplit --n 2^26 --key u32 --buckets 4096 --values 0 --ranking stable,atomic --trials 10 --json "$OUT/multisplit-4096.json"
 step multisplit-pairs 40 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --trials 10 --json "$OUT/multisplit-pairs.json"
 step windows 60 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy auto,autoxautoxlb4,autoxautoxlb16 --trials 10 --profile --json "$OUT/windows.json"
+# Session 7: the upfront histogram with 16-byte loads (the default) against one load per key
+# (xhscalar), with per-kernel profiles, u32 over sizes and u64.
+step hist7 200 $B bench sort --n 2^20,2^22,2^26,2^28 --key u32 --values 0 --binning-policy auto,autoxautoxhscalar --trials 10 --profile --json "$OUT/hist7.json"
+step hist7-u64 60 $B bench sort --n 2^24 --key u64 --values 0 --binning-policy auto,autoxautoxhscalar --trials 10 --profile --json "$OUT/hist7-u64.json"
+# Session 7: longer tiles (fewer look-backs per key) now that keys are not held in registers.
+step tiles7 150 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy auto,256x24,256x28,256x32,512x10,512x12 --trials 10 --json "$OUT/tiles7.json"
+step tiles7-pairs 100 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,256x12,256x18,512x8 --trials 10 --json "$OUT/tiles7-pairs.json"
+step tiles7-stats 60 $B pipelines --stats --binning-policy 256x24,256x28,256x32,512x10,512x12,256x12,512x8
+# Session 7: 64-bit keys at CUB's anchor sizes (2^23, 2^25, 2^27), tiles around the default.
+step u64-tiles7 200 $B bench sort --n 2^23,2^25 --key u64 --values 0 --binning-policy auto,256x12,256x18,256x20,512x8,512x10 --trials 10 --json "$OUT/u64-tiles7.json"
+step u64-2e27 60 $B bench sort --n 2^27 --key u64 --values 0 --trials 10 --profile --json "$OUT/u64-2e27.json"
+# Session 7: wider look-back windows for small sorts: all tiles run at once there, and a
+# tile's walk back to an inclusive prefix advances one window per round.
+step windows7 150 $B bench sort --n 2^20,2^22,2^24,2^26 --key u32 --values 0,4 --binning-policy auto,autoxautoxlb16,autoxautoxlb32,autoxautoxlb64 --trials 10 --json "$OUT/windows7.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
