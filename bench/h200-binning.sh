@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, multisplit-4096, multisplit-pairs, windows: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, multisplit-4096, multisplit-pairs, windows: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 if want anchors; then
@@ -65,6 +65,9 @@ step u64-2e27 60 $B bench sort --n 2^27 --key u64 --values 0 --trials 10 --profi
 # Session 7: wider look-back windows for small sorts: all tiles run at once there, and a
 # tile's walk back to an inclusive prefix advances one window per round.
 step windows7 150 $B bench sort --n 2^20,2^22,2^24,2^26 --key u32 --values 0,4 --binning-policy auto,autoxautoxlb16,autoxautoxlb32,autoxautoxlb64 --trials 10 --json "$OUT/windows7.json"
+# Session 7: fewer upfront-histogram workgroups for small sorts (fewer global atomics into the
+# counter copies; the default is min(2048, n / 2048)).
+step hg7 60 $B bench sort --n 2^20,2^22 --key u32 --values 0 --binning-policy auto,autoxautoxhg64,autoxautoxhg128,autoxautoxhg256 --trials 10 --profile --json "$OUT/hg7.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
