@@ -80,7 +80,8 @@ pub struct BinningPolicy {
     pub lookback_window: u32,
     /// Workgroups of the upfront histogram. H200, u32 keys at 2^26: 0.211 ms with 2048, 0.229
     /// with 1024, 0.272 with 512 (copies of the counters per subgroup only slowed it:
-    /// bench/results/h200/binning/session4/3-early-post).
+    /// bench/results/h200/binning/session4/3-early-post); 64 to 256 gained nothing at 2^20
+    /// and lost at 2^22 (session7/6-final).
     pub histogram_groups: u32,
     /// Sorts: the upfront histogram loads one key per instruction (`xhscalar`) instead of 16
     /// bytes at a time (the default, where the keys' binding starts at a multiple of 16).
