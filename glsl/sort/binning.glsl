@@ -73,10 +73,6 @@ layout(constant_id = 11) const uint SHARED_MATCH = 0;
 // workgroups share an SM, at the cost of a cache round trip per tile. (Read right after the
 // ranking instead, the loads were hoisted by the H200's driver and cost registers.)
 layout(constant_id = 13) const uint RELOAD = 0;
-// Rounds of the staged scatter unrolled together (0: all ITEMS; an experiment, policy flag
-// `xscN`): the compiler issues the shared reads of every unrolled round at once, which may set
-// the kernel's register peak, and registers bound how many workgroups share an SM.
-layout(constant_id = 14) const uint SCATTER_CHUNK = 0;
 
 const uint STATE_BASE = 4u;
 const uint NOT_READY = 0u, AGGREGATE = 1u, INCLUSIVE = 2u;
@@ -137,7 +133,8 @@ void post(uint tile, uint d, uint st, uint count) {
 void fallback_histogram(uint t) {
     for (uint d = gl_LocalInvocationIndex; d < 256u; d += gl_WorkGroupSize.x) s_fb[d] = 0u;
     barrier();
-    // Rolled: the rare path should not add ITEMS loads in flight to the kernel's register peak.
+    // Rolled: the rare path should not add ITEMS loads in flight to the kernel's register peak
+    // (H200: u32 pairs at 256x15 80 -> 74 registers, u64 keys 79 -> 73, u64 pairs 79 -> 69).
     [[dont_unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint i = key_index(t, j);
         if (i < pc.n) atomicAdd(s_fb[bucket_of(i, keys_in[i])], 1u);
@@ -469,31 +466,27 @@ void stage_planes(uint tile) {
 }
 
 // Then each lane takes tile positions r * WG + lid: its key (for the bucket), destination,
-// key and value stores, nothing kept across positions.
-void scatter_round(uint r, uint count) {
-    uint t = tile_size(), i = r * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
-    if (i >= count) return;
-#if KEY64
-    KEY k = KEY(s_mem[i]) | (KEY(s_mem[t + i]) << 32);
-#else
-    KEY k = s_mem[i];
-#endif
-    uint dst = s_glob[bucket_is_key_function() ? bucket_of(0u, k) : bucket_at(i)] + i;
-    if ((DEBUG_SKIP & 2u) != 0u) return;
-    keys_out[dst] = k;
-#if VALUE_WORDS == 1
-    vals_out[dst] = s_mem[KEY_WORDS * t + i];
-#elif VALUE_WORDS == 2
-    vals_out[dst] = uvec2(s_mem[KEY_WORDS * t + i], s_mem[(KEY_WORDS + 1u) * t + i]);
-#endif
-}
+// key and value stores, nothing kept across positions. Unrolled: rolled in chunks of 1 to 4
+// rounds it took as many registers and 1.2x the time on the H200
+// (bench/results/h200/binning/session7/7-scatter-chunk).
 void scatter_planes(uint count) {
-    if (SCATTER_CHUNK == 0u) {
-        [[unroll]] for (uint r = 0u; r < ITEMS; ++r) scatter_round(r, count);
-    } else {
-        [[dont_unroll]] for (uint r0 = 0u; r0 < ITEMS; r0 += SCATTER_CHUNK)
-            [[unroll]] for (uint c = 0u; c < SCATTER_CHUNK; ++c)
-                if (r0 + c < ITEMS) scatter_round(r0 + c, count);
+    uint t = tile_size(), wg = gl_WorkGroupSize.x;
+    [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
+        uint i = r * wg + gl_LocalInvocationIndex;
+        if (i >= count) continue;
+#if KEY64
+        KEY k = KEY(s_mem[i]) | (KEY(s_mem[t + i]) << 32);
+#else
+        KEY k = s_mem[i];
+#endif
+        uint dst = s_glob[bucket_is_key_function() ? bucket_of(0u, k) : bucket_at(i)] + i;
+        if ((DEBUG_SKIP & 2u) != 0u) continue;
+        keys_out[dst] = k;
+#if VALUE_WORDS == 1
+        vals_out[dst] = s_mem[KEY_WORDS * t + i];
+#elif VALUE_WORDS == 2
+        vals_out[dst] = uvec2(s_mem[KEY_WORDS * t + i], s_mem[(KEY_WORDS + 1u) * t + i]);
+#endif
     }
 }
 

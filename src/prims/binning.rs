@@ -87,10 +87,6 @@ pub struct BinningPolicy {
     /// bytes at a time (the default, where the keys' binding starts at a multiple of 16).
     #[serde(default)]
     pub histogram_scalar_loads: bool,
-    /// An experiment (`xscN`, results stay right): the staged scatter unrolls N rounds at a
-    /// time instead of all ITEMS (0), against the register peak of its shared reads.
-    #[serde(default)]
-    pub scatter_chunk: u32,
 
     /// How stable ranking matches peers.
     #[serde(default)]
@@ -156,7 +152,6 @@ impl Default for BinningPolicy {
             lookback_window: default_window(),
             histogram_groups: 2048,
             histogram_scalar_loads: false,
-            scatter_chunk: 0,
             peer_match: PeerMatch::Shared,
             debug_skip: 0,
             phase_clocks: false,
@@ -182,17 +177,17 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlbN][xhgN][xhscalar][xscN]
-    /// [xclocks][xskipN]`, `, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlbN][xhgN][xhscalar][xclocks]
+    /// [xskipN]`, `, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
     /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off;
     /// `lbN`: the look-back window; `hgN`: the upfront histogram's workgroups; `hscalar`:
-    /// [`BinningPolicy::histogram_scalar_loads`]; `scN`: [`BinningPolicy::scatter_chunk`]; `clocks`:
+    /// [`BinningPolicy::histogram_scalar_loads`]; `clocks`:
     /// [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`], timing
     /// experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlbN][xhgN][xhscalar][xscN][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -212,7 +207,6 @@ impl BinningPolicy {
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 ("hscalar", _) => p.histogram_scalar_loads = true,
-                (r, _) if r.starts_with("sc") => p.scatter_chunk = r[2..].parse().ok().filter(|&c| c > 0).ok_or_else(bad)?,
                 ("clocks", _) => p.phase_clocks = true,
                 (_, Some(n)) => p.debug_skip = n.parse().map_err(|_| bad())?,
                 _ => return Err(bad()),
@@ -234,7 +228,6 @@ impl BinningPolicy {
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
             (self.histogram_scalar_loads, "xhscalar".into()),
-            (self.scatter_chunk != 0, format!("xsc{}", self.scatter_chunk)),
             (self.phase_clocks, "xclocks".into())]
         {
             if on {
@@ -269,7 +262,6 @@ pub(crate) struct BinningPass {
     pub stage_all: bool,
     pub lookback_window: u32,
     pub reload: bool,
-    pub scatter_chunk: u32,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -387,7 +379,6 @@ impl BinningPass {
                 shared_match as u32,
                 p.lookback_window,
                 p.reload as u32,
-                p.scatter_chunk,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -409,7 +400,6 @@ impl BinningPass {
             stage_all: p.stage_all,
             lookback_window: p.lookback_window,
             reload: p.reload,
-            scatter_chunk: p.scatter_chunk,
             pipeline,
         })
     }
@@ -424,8 +414,7 @@ impl BinningPass {
         let planes = if self.stage_all { ", planes" } else { "" };
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
         let reload = if self.reload { "" } else { ", kept" };
-        let chunk = if self.scatter_chunk != 0 { format!(", scatter chunk {}", self.scatter_chunk) } else { String::new() };
-        format!("tile {} ({}x{}, {}{reload}{chunk}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
+        format!("tile {} ({}x{}, {}{reload}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }
 
@@ -441,7 +430,7 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "256x20xsc4", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27"] {
+        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);
