@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, multisplit-4096, multisplit-pairs, windows: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, multisplit-4096, multisplit-pairs, windows: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 if want anchors; then
@@ -68,6 +68,10 @@ step windows7 150 $B bench sort --n 2^20,2^22,2^24,2^26 --key u32 --values 0,4 -
 # Session 7: fewer upfront-histogram workgroups for small sorts (fewer global atomics into the
 # counter copies; the default is min(2048, n / 2048)).
 step hg7 60 $B bench sort --n 2^20,2^22 --key u32 --values 0 --binning-policy auto,autoxautoxhg64,autoxautoxhg128,autoxautoxhg256 --trials 10 --profile --json "$OUT/hg7.json"
+# Queued for the next run: with the fallback rolled, pairs took 74 registers at 256x15; larger
+# pair tiles may now keep three workgroups per SM (at most 80 registers).
+step pairs8 150 $B bench sort --n 2^26,2^28 --key u32 --values 4 --binning-policy auto,256x16,256x17,256x18 --trials 10 --json "$OUT/pairs8.json"
+step pairs8-stats 60 $B pipelines --stats --binning-policy 256x16,256x17,256x18
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
