@@ -2,8 +2,7 @@
 // Sum the copies of each pass's digit histogram into exclusive digit offsets at the front
 // of the buffer, and flag passes where every key has the same digit (the binning pass then
 // only copies); layout: sort/hist_layout.glsl. One workgroup of 64 invocations per pass,
-// four digits each; no subgroup operations, so any
-// width works.
+// four digits each; no subgroup operations, so any width works.
 #extension GL_EXT_control_flow_attributes : require
 layout(local_size_x_id = 0) in;  // 64
 layout(push_constant) uniform Params { uint n; } pc;

@@ -200,7 +200,7 @@ impl SortPlan {
         self.pass.tile_keys()
     }
     /// For result rows: the binning pass's geometry and ranking, and the upfront histogram's
-    /// workgroups where they are not the default.
+    /// workgroups and loads where they are not the default.
     pub fn policy_label(&self) -> String {
         let mut s = self.pass.label();
         let g = self.desc.policy.histogram_groups;
@@ -295,7 +295,6 @@ impl SortPlan {
         let last_bits = (self.desc.bits.1 - lo) - 8 * (passes - 1);
 
         // Upfront histogram of every pass, then digit offsets.
-        let bits_of = |p: u32| if p + 1 == passes { last_bits } else { 8 };
         let push: [u32; 3] = [self.desc.n as u32, lo, last_bits];
         // A round of a histogram workgroup counts 128 x 16 keys (64-bit: 128 x 8).
         let groups = (self.desc.policy.histogram_groups as u64).min(self.desc.n.div_ceil(128 * 16)) as u32;
@@ -324,7 +323,8 @@ impl SortPlan {
             };
             let (ks, kd, vs, vd) = (ks.sub(0, kb), kd.sub(0, kb), vs.sub(0, vb), vd.sub(0, vb));
             let state = scratch.state.sub(p as u64 * self.pass_state_bytes(), self.pass_state_bytes());
-            let push: [u32; 5] = [self.desc.n as u32, self.pass.tiles, lo + 8 * p, bits_of(p), p];
+            let bits = if p + 1 == passes { last_bits } else { 8 };
+            let push: [u32; 5] = [self.desc.n as u32, self.pass.tiles, lo + 8 * p, bits, p];
             let pass = if p == 0 { self.first.as_ref().unwrap_or(&self.pass) } else { &self.pass };
             rec.dispatch_count(&pass.pipeline, &[ks, kd, vs, vd, hist, state], bytemuck::bytes_of(&push), pass.tiles)?;
             rec.barrier(&[kd, vd], Access::ComputeWrite, Access::ComputeReadWrite, "sort: a pass's output is the next pass's input");
