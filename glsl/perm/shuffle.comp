@@ -1,17 +1,19 @@
 #version 460
 // Permutation, step 3: after a sort by group id each group is a contiguous run, and one
-// workgroup shuffles it (CPU twin: src/prims/perm.rs, `shuffle_group`). Element p of group g
-// draws r = Philox(counter (g, p, 2, 0)); the group's output is its elements in order of the
-// random key (top LABEL_BITS bits of r.x, r.y, r.z), ties broken by position, so the result
-// is a pure function of the group's input order (reproducible) and, as the keys are iid,
-// a uniform order of the group up to ties of 64 random bits within a label's run (total
-// variation below k^2 2^-65 for a run of k, far below what Philox itself can be told apart by).
-//   1. Counting sort by label (about one label per expected element): labels are counted,
-//      the counts scanned, and each element takes a slot in its label's run from a shared
-//      atomic (any order), where it stores r.y's top 16 bits and its position.
+// workgroup shuffles it (CPU twin: src/prims/perm.rs, `shuffle_group`). Elements 2k and 2k+1
+// of group g share one draw r = Philox(counter (g, k, 2, 0)): element p takes the words
+// (w0, w1) = p even ? (r.x, r.y) : (r.z, r.w). The group's output is its elements in order
+// of the 64-bit random key (w0, w1), ties broken by position, so the result is a pure
+// function of the group's input order (reproducible) and, as the keys are iid, a uniform
+// order of the group up to ties of 64 random bits (total variation below k^2 2^-65 for a
+// group of k, far below what Philox itself can be told apart by).
+//   1. Counting sort by label, the top LABEL_BITS bits of w0 (about one label per expected
+//      element): labels are counted, the counts scanned, and each element takes a slot in its
+//      label's run from a shared atomic (any order), where it stores the next 16 bits of w0
+//      and its position.
 //   2. Each element's place in its run is how many of the run's elements (about one) have a
 //      smaller key: compared by the stored 16 bits, the full draws recomputed only when
-//      those tie. Nothing is serial, and each element costs one Philox draw.
+//      those tie. Nothing is serial, and each element costs half a Philox draw.
 // Groups of at most CAPACITY elements are shuffled in shared memory; larger ones (rare,
 // forced by the tests) through the scratch buffers `tmp`, `tmp_pos` and the sorted ids' own
 // words, with the same keys, so the paths agree. Nothing here depends on the subgroup size.
@@ -42,20 +44,28 @@ layout(set = 0, binding = 4, std430) readonly buffer Bounds { uint bounds[]; };
 
 const uint LABELS = 1u << LABEL_BITS;
 const uint VW = VALUE_WORDS;
-// Elements per thread of a group that fits in shared memory.
-const uint ITEMS = (CAPACITY + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
+// Element pairs (one draw each) per thread of a group that fits in shared memory.
+const uint PAIRS = (CAPACITY + 2u * gl_WorkGroupSize.x - 1u) / (2u * gl_WorkGroupSize.x);
+const uint ITEMS = 2u * PAIRS;
 // While ranking, slot q's word: r.y's top 16 bits, then the position. Then the group in its
 // output order, VW words per element.
 shared uint s_mem[CAPACITY * VW];
 shared uint s_start[LABELS];  // counts, then run starts, then (after placing) run ends
 shared uint s_sums[128];      // the scan's per-subgroup sums (WG <= 512, width >= 4)
 
-uvec4 draw(uint g, uint p, uvec2 key) { return philox4x32(uvec4(g, p, 2u, 0u), key); }
-uint label_of(uvec4 r) { return r.x >> (32u - LABEL_BITS); }
-// Element po (draw ro) goes before element p (draw r) of the same label's run.
-bool precedes(uvec4 ro, uint po, uvec4 r, uint p) {
-    if (ro.y != r.y) return ro.y < r.y;
-    if (ro.z != r.z) return ro.z < r.z;
+uvec4 draw_pair(uint g, uint k, uvec2 key) { return philox4x32(uvec4(g, k, 2u, 0u), key); }
+// Element p's key words (w0, w1).
+uvec2 draw(uint g, uint p, uvec2 key) {
+    uvec4 r = draw_pair(g, p >> 1, key);
+    return (p & 1u) == 0u ? r.xy : r.zw;
+}
+uint label_of(uvec2 w) { return w.x >> (32u - LABEL_BITS); }
+// The 16 bits of w0 below the label, kept beside the position while ranking.
+uint tag_bits(uvec2 w) { return FULL_COMPARE != 0u ? 0u : (w.x << LABEL_BITS) >> 16; }
+// Element po (key wo) goes before element p (key w) of the same label's run.
+bool precedes(uvec2 wo, uint po, uvec2 w, uint p) {
+    if (wo.x != w.x) return wo.x < w.x;
+    if (wo.y != w.y) return wo.y < w.y;
     return po < p;
 }
 uint run_start(uint l) { return l == 0u ? 0u : s_start[l - 1u]; }
@@ -72,20 +82,26 @@ void main() {
     barrier();
     uvec2 key = uvec2(pc.seed.x, pc.seed.y ^ 0x5EED5EEDu);
 
-    // 1. Labels and their counts; in shared memory the elements and their (label, r.y top
-    // 16 bits) stay in registers (one round: m <= WG * ITEMS), else they are drawn again.
+    // 1. Labels and their counts; in shared memory the elements and their (label, 16 key
+    // bits) stay in registers (one round: m <= WG * ITEMS), else they are drawn again.
     VAL v[ITEMS];
     uint tag[ITEMS];
+    // Thread t's elements: pairs k = j * WG + t, elements 2k and 2k + 1 (slots 2j, 2j + 1).
     for (uint r = 0u; r < m; r += wg * ITEMS) {
-        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-            uint p = r + j * wg + t;
+        [[unroll]] for (uint j = 0u; j < PAIRS; ++j) {
+            uint p = r + 2u * (j * wg + t);
             if (p < m) {
-                uvec4 d = draw(g, p, key);
-                if (local_group) {
-                    v[j] = vals[start + p];
-                    tag[j] = (label_of(d) << 16) | (FULL_COMPARE != 0u ? 0u : d.y >> 16);
+                uvec4 d = draw_pair(g, p >> 1, key);
+                [[unroll]] for (uint h = 0u; h < 2u; ++h) {
+                    uvec2 w = h == 0u ? d.xy : d.zw;
+                    if (p + h < m) {
+                        if (local_group) {
+                            v[2u * j + h] = vals[start + p + h];
+                            tag[2u * j + h] = (label_of(w) << 16) | tag_bits(w);
+                        }
+                        atomicAdd(s_start[label_of(w)], 1u);
+                    }
                 }
-                atomicAdd(s_start[label_of(d)], 1u);
             }
         }
     }
@@ -109,14 +125,14 @@ void main() {
     if (local_group) {
         // Place: a slot in the label's run (s_start[l] ends as the run's end).
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-            uint p = j * wg + t;
+            uint p = 2u * ((j >> 1) * wg + t) + (j & 1u);
             if (p < m) s_mem[atomicAdd(s_start[tag[j] >> 16], 1u)] = (tag[j] << 16) | p;
         }
         barrier();
         // 2. Rank within the run, then the group through shared memory in output order.
         uint dst[ITEMS];
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-            uint p = j * wg + t;
+            uint p = 2u * ((j >> 1) * wg + t) + (j & 1u);
             if (p >= m) continue;
             uint l = tag[j] >> 16, h = tag[j] & 0xFFFFu, b = run_start(l), e = s_start[l];
             uint rank = 0u;
@@ -128,7 +144,7 @@ void main() {
         }
         barrier();
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-            if (j * wg + t < m) {
+            if (2u * ((j >> 1) * wg + t) + (j & 1u) < m) {
 #if VALUE_WORDS == 2
                 s_mem[2u * dst[j]] = v[j].x;
                 s_mem[2u * dst[j] + 1u] = v[j].y;
@@ -149,21 +165,21 @@ void main() {
     }
 
     // Overflow: slot q of the group holds its element in tmp, its position in tmp_pos and its
-    // r.y in the ids' word (the ids are dead once the bounds are known).
+    // w0 in the ids' word (the ids are dead once the bounds are known).
     for (uint p = t; p < m; p += wg) {
-        uvec4 d = draw(g, p, key);
-        uint q = atomicAdd(s_start[label_of(d)], 1u);
+        uvec2 w = draw(g, p, key);
+        uint q = atomicAdd(s_start[label_of(w)], 1u);
         tmp[start + q] = vals[start + p];
         tmp_pos[start + q] = p;
-        ids[start + q] = FULL_COMPARE != 0u ? 0u : d.y;
+        ids[start + q] = FULL_COMPARE != 0u ? 0u : w.x;
     }
     memoryBarrierBuffer();
     barrier();
     for (uint q = t; q < m; q += wg) {
         uint p = tmp_pos[start + q];
-        uvec4 d = draw(g, p, key);
+        uvec2 d = draw(g, p, key);
         uint l = label_of(d), b = run_start(l), e = s_start[l];
-        uint rank = 0u, y = FULL_COMPARE != 0u ? 0u : d.y;
+        uint rank = 0u, y = FULL_COMPARE != 0u ? 0u : d.x;
         for (uint qo = b; qo < e; ++qo) {
             uint yo = ids[start + qo];
             if (yo < y) {

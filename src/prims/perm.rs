@@ -4,13 +4,13 @@
 //! (i / 4, 0, 0, 0) with the seed as key (one call serves four elements; a rejected draw takes
 //! the same word of counter (i / 4, 0, 0, 1), then 2, ...; G ≈ n / the group target); a stable
 //! radix sort by group id gathers the groups in order; then each group is shuffled by one
-//! workgroup: element p of group g draws a random key from Philox counter (g, p, 2, 0) under
-//! seed ^ a constant, and the group is put in order of that key (a counting sort by its top
-//! bits, then a rank within each bucket, about one element; `shuffle_group`), in shared
-//! memory when the group fits the capacity, otherwise through global scratch buffers (the
-//! same keys). Independent uniform groups, each put in a uniform order, give a uniform
-//! permutation (up to ties of the keys' 64 low random bits, broken by position: a
-//! total-variation distance below k² 2^-65 for k elements of a bucket).
+//! workgroup: element p of group g takes a 64-bit random key, two words of Philox counter
+//! (g, p / 2, 2, 0) under seed ^ a constant (one draw serves two elements), and the group is
+//! put in order of that key (a counting sort by its top bits, then a rank within each
+//! bucket, about one element; `shuffle_group`), in shared memory when the group fits the
+//! capacity, otherwise through global scratch buffers (the same keys). Independent uniform
+//! groups, each put in a uniform order, give a uniform permutation (up to ties of the 64-bit
+//! keys, broken by position: a total-variation distance below k² 2^-65 for a group of k).
 //! In the reproducible mode every step is a pure function of (seed, n): the output is the same
 //! on every GPU, subgroup width and run, and equals [`reference`]. The default mode ranks the
 //! sort's first pass with workgroup atomics, so the order of a group before its shuffle
@@ -90,7 +90,8 @@ impl PermDesc {
         32 - (self.groups() - 1).leading_zeros()
     }
     /// Label bits of a group's shuffle: about one label per expected element, 1 to 11 (at most
-    /// 2048 labels: 8 KiB of shared memory).
+    /// 2048 labels: 8 KiB of shared memory). The labels are the keys' top bits, so their
+    /// number changes only the shuffle's work, not its output.
     pub fn label_bits(&self) -> u32 {
         (32 - self.target().max(2).saturating_sub(1).leading_zeros()).clamp(1, 11)
     }
@@ -331,18 +332,20 @@ pub fn reference_order(desc: &PermDesc) -> Vec<usize> {
     let mut start = 0;
     for grp in 0..g {
         let end = start + order[start..].iter().take_while(|&&i| ids[i] == grp).count();
-        shuffle_group(&mut order[start..end], grp, shuffle_key, desc.label_bits());
+        shuffle_group(&mut order[start..end], grp, shuffle_key);
         start = end;
     }
     order
 }
 
-/// A group's shuffle, as glsl/perm/shuffle.comp does it: element p draws r = Philox counter
-/// (g, p, 2, 0); the elements go in order of (top `label_bits` bits of r.x, r.y, r.z, p).
-fn shuffle_group(group: &mut [usize], g: u32, key: [u32; 2], label_bits: u32) {
-    let draws: Vec<[u32; 4]> = (0..group.len() as u32).map(|p| philox4x32([g, p, 2, 0], key)).collect();
+/// A group's shuffle, as glsl/perm/shuffle.comp does it: elements 2k and 2k+1 share the draw
+/// r = Philox counter (g, k, 2, 0), element p taking the words (r.x, r.y) when even and
+/// (r.z, r.w) when odd; the elements go in order of (those two words, p).
+fn shuffle_group(group: &mut [usize], g: u32, key: [u32; 2]) {
+    let draws: Vec<[u32; 4]> = (0..(group.len() as u32).div_ceil(2)).map(|k| philox4x32([g, k, 2, 0], key)).collect();
+    let word = |p: usize, h: usize| draws[p / 2][2 * (p % 2) + h];
     let mut order: Vec<usize> = (0..group.len()).collect();
-    order.sort_unstable_by_key(|&p| (draws[p][0] >> (32 - label_bits), draws[p][1], draws[p][2], p));
+    order.sort_unstable_by_key(|&p| (word(p, 0), word(p, 1), p));
     let shuffled: Vec<usize> = order.iter().map(|&p| group[p]).collect();
     group.copy_from_slice(&shuffled);
 }
