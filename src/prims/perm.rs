@@ -134,13 +134,14 @@ impl PermPlan {
             return invalid(format!("{what}: the group target must be at least 2"));
         }
         super::require_subgroup_ops(ctx, &what, &["basic", "arithmetic"])?;
-        if SHUFFLE_WORKGROUP / ctx.info().subgroup.min_size.max(1) > 128 {
-            return invalid(format!("{what}: the shuffle needs subgroups of at least 4 lanes (its scan keeps 128 subgroup sums)"));
+        if SHUFFLE_WORKGROUP / ctx.info().subgroup.min_size.max(1) > 256 {
+            return invalid(format!("{what}: the shuffle needs subgroups of at least {} lanes (its scan keeps 256 subgroup sums)", SHUFFLE_WORKGROUP / 256));
         }
-        // The shuffle's shared memory: the group (its words double as each element's key and
-        // position while ranking), the label counters, the scan's subgroup sums and spare words.
-        let fixed = (1u64 << desc.label_bits()) * 4 + 136 * 4;
-        let per_element = desc.value_bytes as u64;
+        // The shuffle's shared memory: two words an element (its slot's word, then the inverse
+        // map; its tag, then its output position), the label counters and the scan's
+        // subgroup sums (and spare words).
+        let fixed = (1u64 << desc.label_bits()) * 4 + 264 * 4;
+        let per_element = 8;
         let max_shared = ctx.limits().max_compute_shared_memory_size as u64;
         let capacity = match desc.group_capacity {
             0 => {
@@ -194,8 +195,8 @@ impl PermPlan {
                 let (ka, va, h, st) = s.scratch_bytes();
                 (ids, ids, ka, va, h, st)
             }
-            // keys_alt and values_alt double as the shuffle's overflow scratch.
-            None => (ids, ids, ids.max(4), self.values_bytes().max(4), 4, 4),
+            // keys_alt is the shuffle's overflow scratch; the sort's other buffers go unused.
+            None => (ids, ids, ids.max(4), 4, 4, 4),
         }
     }
 
@@ -225,7 +226,7 @@ impl PermPlan {
             ("values_out", values_out, vb),
             ("ids", scratch.ids, self.desc.n * 4),
             ("ids_sorted", scratch.ids_sorted, self.desc.n * 4),
-            ("sort values_alt (the shuffle's scratch)", scratch.sort.values_alt, vb),
+            ("sort values_alt (the grouped elements)", scratch.sort.values_alt, if self.sort.is_some() { vb } else { 0 }),
             ("sort keys_alt (the shuffle's scratch)", scratch.sort.keys_alt, self.desc.n * 4),
         ] {
             super::require_bytes(&what, name, s, need)?;
@@ -239,30 +240,30 @@ impl PermPlan {
         // After the sort its input, the unsorted ids, holds the group bounds (groups + 1 <= n
         // words, as a group's target is at least 2).
         let bounds = scratch.ids.sub(0, self.desc.n * 4);
-        match &self.sort {
+        // The shuffle reads the grouped elements and writes the output (out of place, so its
+        // stores are coalesced): the sort leaves them in its values_alt, with the output as
+        // its ping-pong buffer; one group is shuffled straight from the input.
+        let grouped = match &self.sort {
             Some(s) => {
                 let ids = scratch.ids.sub(0, self.desc.n * 4);
+                let grouped = scratch.sort.values_alt.sub(0, vb);
                 // Four elements an invocation, 256 invocations a workgroup.
                 rec.dispatch_count(&self.ids, &[ids], bytemuck::bytes_of(&push), self.desc.n.div_ceil(1024) as u32)?;
                 rec.barrier(&[ids], Access::ComputeWrite, Access::ComputeRead, "perm: group ids ready for the sort");
-                s.record_sort(rec, ids, ids_sorted, Some((values_in.sub(0, vb), values_out.sub(0, vb))), &scratch.sort)?;
+                let sort_scratch = SortScratch { values_alt: values_out.sub(0, vb), ..scratch.sort };
+                s.record_sort(rec, ids, ids_sorted, Some((values_in.sub(0, vb), grouped)), &sort_scratch)?;
                 rec.barrier(&[ids_sorted, bounds], Access::ComputeReadWrite, Access::ComputeReadWrite, "perm: sorted ids ready, the sort's input free for the bounds");
                 rec.dispatch_count(&self.bounds, &[ids_sorted, bounds], bytemuck::bytes_of(&[push[0], push[1]]), self.desc.n.div_ceil(1024) as u32)?;
+                rec.barrier(&[ids_sorted, bounds, grouped], Access::ComputeWrite, Access::ComputeReadWrite, "perm: groups in order and bounded before the shuffle");
+                grouped
             }
-            None => {
-                // One group: every id is 0; the shuffle permutes a copy of the input in place.
-                rec.fill(ids_sorted, 0);
-                rec.copy(values_in.sub(0, vb), values_out.sub(0, vb));
-                rec.barrier(&[ids_sorted, values_out.sub(0, vb)], Access::TransferWrite, Access::ComputeReadWrite, "perm: one group copied");
-            }
-        }
-        rec.barrier(&[ids_sorted, bounds, values_out.sub(0, vb)], Access::ComputeWrite, Access::ComputeReadWrite, "perm: groups in order and bounded before the shuffle");
-        // The sort is done with its alternate buffers: the shuffle's overflow scratch, for
-        // elements and their positions.
-        let tmp = scratch.sort.values_alt.sub(0, vb);
+            None => values_in.sub(0, vb),
+        };
+        // The sort is done with its keys_alt and its ping-pong buffer: the shuffle's overflow
+        // scratch (positions) and its output.
         let tmp_pos = scratch.sort.keys_alt.sub(0, self.desc.n * 4);
-        rec.barrier(&[tmp, tmp_pos], Access::ComputeReadWrite, Access::ComputeReadWrite, "perm: the sort's buffers reused by the shuffle");
-        rec.dispatch_count(&self.shuffle, &[ids_sorted, values_out.sub(0, vb), tmp, tmp_pos, bounds], bytemuck::bytes_of(&push), g)
+        rec.barrier(&[tmp_pos, values_out.sub(0, vb)], Access::ComputeReadWrite, Access::ComputeReadWrite, "perm: the sort's buffers reused by the shuffle");
+        rec.dispatch_count(&self.shuffle, &[ids_sorted, grouped, values_out.sub(0, vb), tmp_pos, bounds], bytemuck::bytes_of(&push), g)
     }
 
     /// Upload, permute, download (raw words, `value_bytes / 4` per element).
