@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-sw256, perm8-sw1024, perm8-stats, multisplit-4096, multisplit-pairs, windows: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, multisplit-4096, multisplit-pairs, windows: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 if want anchors; then
@@ -72,16 +72,16 @@ step hg7 60 $B bench sort --n 2^20,2^22 --key u32 --values 0 --binning-policy au
 # pair tiles may now keep three workgroups per SM (at most 80 registers).
 step pairs8 150 $B bench sort --n 2^26,2^28 --key u32 --values 4 --binning-policy auto,256x16,256x17,256x18 --trials 10 --json "$OUT/pairs8.json"
 step pairs8-stats 60 $B pipelines --stats --binning-policy 256x16,256x17,256x18
-# Session 8: the shuffle draws two elements per Philox call; its workgroup (512) against 256
-# and 1024 (experiment binaries built with only SHUFFLE_WORKGROUP changed, carried in
-# target/exp/ when present), with the shuffle's registers.
+# Session 8: the shuffle (two elements per Philox call, per-element state in shared memory,
+# out of place); its workgroup (512) against 256 and 1024, and 4-byte elements staged in
+# shared memory instead of gathered (experiment binaries, built with only that changed,
+# carried in target/exp/ when present), with the shuffle's registers.
 step perm8 120 $B bench perm --n 2^26,2^28 --values 4,8 --ranking atomic,stable --trials 10 --profile --json "$OUT/perm8.json"
-for wg in 256 1024; do
-  X=target/exp/vkprims-sw$wg
-  [ -x $X ] && step perm8-sw$wg 60 $X bench perm --n 2^28 --values 4,8 --ranking atomic --trials 10 --profile --json "$OUT/perm8-sw$wg.json"
+for X in target/exp/vkprims-*; do
+  [ -x "$X" ] && step "perm8-${X##*-}" 60 $X bench perm --n 2^28 --values 4,8 --ranking atomic --trials 10 --profile --json "$OUT/perm8-${X##*-}.json"
 done
 if want perm8-stats; then
-  for X in $B target/exp/vkprims-sw256 target/exp/vkprims-sw1024; do [ -x $X ] && { echo "$X"; timeout 60 $X pipelines --stats | grep perm_; }; done > "$OUT/perm8-stats.md" 2> "$OUT/perm8-stats.log"
+  for X in $B target/exp/vkprims-*; do [ -x "$X" ] && { echo "$X"; timeout 60 $X pipelines --stats | grep perm_; }; done > "$OUT/perm8-stats.md" 2> "$OUT/perm8-stats.log"
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
