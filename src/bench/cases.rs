@@ -460,11 +460,11 @@ pub fn bench_perm(
             Some(p) => format!("FAILED: position {p} repeats, tears or invents an element (not a permutation)"),
         }
     };
-    // Bytes per element: group ids written, then the sort (ids as keys, elements as values:
-    // its histogram read and a read and write of both per pass), then the shuffle's read and
-    // write of the elements.
+    // Bytes per element: group ids written (and counted as they are drawn), then the sort
+    // (ids as keys, elements as values: a read and write of both per pass), then the
+    // shuffle's read and write of the elements.
     let passes = plan_sort_passes(&desc) as f64;
-    let bytes = 4.0 + 4.0 + passes * 2.0 * (4.0 + value_bytes as f64) + 2.0 * value_bytes as f64;
+    let bytes = 4.0 + passes * 2.0 * (4.0 + value_bytes as f64) + 2.0 * value_bytes as f64;
     let mode = if reproducible { " reproducible" } else { "" };
     let mut r = row(format!("perm {value_bytes}B{mode}"), n, opts, m, bytes, validation);
     r.policy = Some(plan.policy_label());

@@ -165,7 +165,8 @@ impl PermPlan {
             super::check_len(ctx, &what, desc.n, desc.value_bytes as u64)?;
             None
         };
-        let ids = ctx.pipeline(PipelineKey { shader: "perm_group_ids", spec: vec![256], subgroup_size: None, bindings: 1, push_bytes: 16 })?;
+        let sort_passes = sort.as_ref().map_or(1, |s| s.desc().passes());
+        let ids = ctx.pipeline(PipelineKey { shader: "perm_group_ids", spec: vec![256, sort_passes], subgroup_size: None, bindings: 2, push_bytes: 20 })?;
         let shuffle = ctx.pipeline(PipelineKey {
             shader: if desc.value_bytes == 8 { "perm_shuffle_v2" } else { "perm_shuffle_v1" },
             spec: vec![SHUFFLE_WORKGROUP, capacity, desc.label_bits(), desc.debug_full_compare as u32],
@@ -247,11 +248,16 @@ impl PermPlan {
             Some(s) => {
                 let ids = scratch.ids.sub(0, self.desc.n * 4);
                 let grouped = scratch.sort.values_alt.sub(0, vb);
-                // Four elements an invocation, 256 invocations a workgroup.
-                rec.dispatch_count(&self.ids, &[ids], bytemuck::bytes_of(&push), self.desc.n.div_ceil(1024) as u32)?;
-                rec.barrier(&[ids], Access::ComputeWrite, Access::ComputeRead, "perm: group ids ready for the sort");
+                let hist = scratch.sort.hist.sub(0, s.hist_bytes());
+                // The ids and their digit counts (the sort's upfront histogram): four elements
+                // an invocation, at least 2048 a workgroup (as the sort's histogram counts).
+                let (bits, passes) = (s.desc().bits.1, s.desc().passes());
+                let ids_push: [u32; 5] = [push[0], push[1], push[2], push[3], bits - 8 * (passes - 1)];
+                let workgroups = (self.desc.policy.histogram_groups as u64).min(self.desc.n.div_ceil(2048)) as u32;
+                rec.dispatch(&self.ids, &[ids, hist], bytemuck::bytes_of(&ids_push), [workgroups.max(1), 1, 1])?;
+                rec.barrier(&[ids, hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "perm: group ids and their digit counts ready for the sort");
                 let sort_scratch = SortScratch { values_alt: values_out.sub(0, vb), ..scratch.sort };
-                s.record_sort(rec, ids, ids_sorted, Some((values_in.sub(0, vb), grouped)), &sort_scratch)?;
+                s.record_passes(rec, ids, ids_sorted, Some((values_in.sub(0, vb), grouped)), &sort_scratch)?;
                 rec.barrier(&[ids_sorted, bounds], Access::ComputeReadWrite, Access::ComputeReadWrite, "perm: sorted ids ready, the sort's input free for the bounds");
                 rec.dispatch_count(&self.bounds, &[ids_sorted, bounds], bytemuck::bytes_of(&[push[0], push[1]]), self.desc.n.div_ceil(1024) as u32)?;
                 rec.barrier(&[ids_sorted, bounds, grouped], Access::ComputeWrite, Access::ComputeReadWrite, "perm: groups in order and bounded before the shuffle");

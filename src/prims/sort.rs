@@ -276,26 +276,14 @@ impl SortPlan {
         values: Option<(BufferSlice, BufferSlice)>,
         scratch: &SortScratch,
     ) -> Result<()> {
-        let what = self.desc.label();
-        let need = |name: &str, s: BufferSlice, bytes: u64| super::require_bytes(&what, name, s, bytes);
-        need("keys_in", keys_in, self.keys_bytes())?;
-        need("keys_out", keys_out, self.keys_bytes())?;
-        need("keys_alt", scratch.keys_alt, self.keys_bytes())?;
-        need("hist", scratch.hist, self.hist_bytes())?;
-        need("values_alt", scratch.values_alt, self.values_bytes().max(4))?;
-        need("state", scratch.state, self.state_bytes())?;
-        super::require_values(&what, self.desc.value_bytes, values, self.values_bytes())?;
+        self.check(keys_in, keys_out, values, scratch)?;
         if self.desc.n == 0 {
             return Ok(());
         }
-        let (kb, vb) = (self.keys_bytes(), self.values_bytes().max(4));
+        // Upfront histogram of every pass.
+        let kb = self.keys_bytes();
         let hist = scratch.hist.sub(0, self.hist_bytes());
-        let passes = self.desc.passes();
-        let lo = self.desc.bits.0;
-        let last_bits = (self.desc.bits.1 - lo) - 8 * (passes - 1);
-
-        // Upfront histogram of every pass, then digit offsets.
-        let push: [u32; 3] = [self.desc.n as u32, lo, last_bits];
+        let push: [u32; 3] = [self.desc.n as u32, self.desc.bits.0, self.last_bits()];
         // A round of a histogram workgroup counts 128 x 16 keys (64-bit: 128 x 8).
         let groups = (self.desc.policy.histogram_groups as u64).min(self.desc.n.div_ceil(128 * 16)) as u32;
         let histogram = match &self.histogram_unaligned {
@@ -304,6 +292,46 @@ impl SortPlan {
         };
         rec.dispatch(histogram, &[keys_in.sub(0, kb), hist], bytemuck::bytes_of(&push), [groups.max(1), 1, 1])?;
         rec.barrier(&[hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "sort: histograms complete before the scan");
+        self.record_passes(rec, keys_in, keys_out, values, scratch)
+    }
+
+    /// Bits of the last digit pass (8 for the others).
+    fn last_bits(&self) -> u32 {
+        (self.desc.bits.1 - self.desc.bits.0) - 8 * (self.desc.passes() - 1)
+    }
+
+    fn check(&self, keys_in: BufferSlice, keys_out: BufferSlice, values: Option<(BufferSlice, BufferSlice)>, scratch: &SortScratch) -> Result<()> {
+        let what = self.desc.label();
+        let need = |name: &str, s: BufferSlice, bytes: u64| super::require_bytes(&what, name, s, bytes);
+        need("keys_in", keys_in, self.keys_bytes())?;
+        need("keys_out", keys_out, self.keys_bytes())?;
+        need("keys_alt", scratch.keys_alt, self.keys_bytes())?;
+        need("hist", scratch.hist, self.hist_bytes())?;
+        need("values_alt", scratch.values_alt, self.values_bytes().max(4))?;
+        need("state", scratch.state, self.state_bytes())?;
+        super::require_values(&what, self.desc.value_bytes, values, self.values_bytes())
+    }
+
+    /// The sort after its upfront histogram: the digit offsets, then the digit passes. For a
+    /// caller that counted the keys' digits itself (the permutation's group ids, as it draws
+    /// them) into the zeroed `scratch.hist`, in the layout of glsl/sort/hist_layout.glsl.
+    pub fn record_passes(
+        &self,
+        rec: &mut Recorder,
+        keys_in: BufferSlice,
+        keys_out: BufferSlice,
+        values: Option<(BufferSlice, BufferSlice)>,
+        scratch: &SortScratch,
+    ) -> Result<()> {
+        self.check(keys_in, keys_out, values, scratch)?;
+        if self.desc.n == 0 {
+            return Ok(());
+        }
+        let (kb, vb) = (self.keys_bytes(), self.values_bytes().max(4));
+        let hist = scratch.hist.sub(0, self.hist_bytes());
+        let passes = self.desc.passes();
+        let lo = self.desc.bits.0;
+        let last_bits = self.last_bits();
         rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&(self.desc.n as u32)), [passes, 1, 1])?;
         rec.barrier(&[hist], Access::ComputeWrite, Access::ComputeRead, "sort: digit offsets ready for the passes");
 
