@@ -14,11 +14,14 @@
 //   2. Each element's place in its run is how many of the run's elements (about one) have a
 //      smaller key: compared by the stored 16 bits, the full draws recomputed only when
 //      those tie. Nothing is serial, and each element costs half a Philox draw.
-//   3. The inverse map (output position -> input position) replaces the slots, and the
-//      output is gathered from `src` in order, so the stores are coalesced.
-// Everything an element carries between steps lives in shared memory, not in per-thread
-// arrays: the kernel is bound by latency, and few registers let four workgroups share an
-// SM (H200: 54 registers, two workgroups, 3.66 ms at 2^28; 70 registers, one, 5.79 ms).
+//   3. The elements, read at the start (all of a thread's loads in flight at once, while
+//      the keys are drawn), are staged in shared memory in output order and stored
+//      coalesced.
+// What an element carries between steps (its tag, then its output position) lives in shared
+// memory; only its value is held in registers. The kernel is bound by latency and its
+// registers decide how many groups share an SM (H200, 2^28: 54 registers, two workgroups of
+// 512, 3.50 ms; 70 registers, one, 5.79 ms), and loads issued one loop trip at a time left
+// each group waiting on memory once per element of a thread.
 // Groups of at most CAPACITY elements are shuffled in shared memory; larger ones (rare,
 // forced by the tests) through the scratch buffer `tmp_pos` and the sorted ids' own words,
 // with the same keys, so the paths agree. Nothing here depends on the subgroup size.
@@ -49,7 +52,9 @@ layout(set = 0, binding = 3, std430) coherent buffer TmpPos { uint tmp_pos[]; };
 layout(set = 0, binding = 4, std430) readonly buffer Bounds { uint bounds[]; };
 
 const uint LABELS = 1u << LABEL_BITS;
-// Slot q's word while ranking: 16 key bits, then the position. Then the inverse map.
+const uint ITEMS = (CAPACITY + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
+// Slot q's word while ranking: 16 key bits, then the position. Then the elements in output
+// order (8-byte elements: their first words; the second in s_tag).
 shared uint s_slot[CAPACITY];
 // Element p's (label, 16 key bits), then its output position.
 shared uint s_tag[CAPACITY];
@@ -84,6 +89,14 @@ void main() {
         return;
     }
     bool local_group = m <= CAPACITY;
+    // A group in shared memory: thread t's elements are p = j * WG + t, read now.
+    VAL v[ITEMS];
+    if (local_group) {
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+            uint p = j * wg + t;
+            if (p < m) v[j] = src[start + p];
+        }
+    }
     for (uint l = t; l < LABELS; l += wg) s_start[l] = 0u;
     barrier();
     uvec2 key = uvec2(pc.seed.x, pc.seed.y ^ 0x5EED5EEDu);
@@ -125,22 +138,47 @@ void main() {
             s_slot[atomicAdd(s_start[tag >> 16], 1u)] = (tag << 16) | p;
         }
         barrier();
-        // 2. Rank within the run: the output position replaces the element's tag.
+        // 2. Rank within the run: the output position replaces the element's tag. A tie of
+        // the 16 stored bits (rare) compares the full keys in a second walk of the run.
         for (uint p = t; p < m; p += wg) {
             uint tag = s_tag[p];
             uint l = tag >> 16, h = tag & 0xFFFFu, b = run_start(l), e = s_start[l];
             uint rank = 0u;
+            bool tie = false;
             for (uint q = b; q < e; ++q) {
                 uint w = s_slot[q], po = w & 0xFFFFu, ho = w >> 16;
-                if (ho < h || (ho == h && po != p && precedes(draw(g, po, key), po, draw(g, p, key), p))) rank += 1u;
+                rank += ho < h ? 1u : 0u;
+                tie = tie || (ho == h && po != p);
+            }
+            if (tie) {
+                uvec2 mine = draw(g, p, key);
+                for (uint q = b; q < e; ++q) {
+                    uint w = s_slot[q], po = w & 0xFFFFu;
+                    if (w >> 16 == h && po != p && precedes(draw(g, po, key), po, mine, p)) rank += 1u;
+                }
             }
             s_tag[p] = b + rank;
         }
         barrier();
-        // 3. The inverse map, then the group gathered in output order.
-        for (uint p = t; p < m; p += wg) s_slot[s_tag[p]] = p;
+        // 3. The elements staged in output order, then stored coalesced.
+#if VALUE_WORDS == 2
+        uint at[ITEMS];  // s_tag is overwritten by the second words: read the positions first
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) at[j] = j * wg + t < m ? s_tag[j * wg + t] : 0u;
         barrier();
-        for (uint q = t; q < m; q += wg) dst[start + q] = src[start + s_slot[q]];
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+            if (j * wg + t < m) {
+                s_slot[at[j]] = v[j].x;
+                s_tag[at[j]] = v[j].y;
+            }
+        }
+        barrier();
+        for (uint q = t; q < m; q += wg) dst[start + q] = uvec2(s_slot[q], s_tag[q]);
+#else
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
+            if (j * wg + t < m) s_slot[s_tag[j * wg + t]] = v[j];
+        barrier();
+        for (uint q = t; q < m; q += wg) dst[start + q] = s_slot[q];
+#endif
         return;
     }
 
