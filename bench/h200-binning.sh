@@ -78,7 +78,7 @@ step pairs8-stats 60 $B pipelines --stats --binning-policy 256x16,256x17,256x18
 # carried in target/exp/ when present), with the shuffle's registers.
 step perm8 120 $B bench perm --n 2^26,2^28 --values 4,8 --ranking atomic,stable --trials 10 --profile --json "$OUT/perm8.json"
 for X in target/exp/vkprims-*; do
-  [ -x "$X" ] && step "perm8-${X##*-}" 60 $X bench perm --n 2^28 --values 4,8 --ranking atomic --trials 10 --profile --json "$OUT/perm8-${X##*-}.json"
+  [ -x "$X" ] && step "perm8-${X##*-}" 90 $X bench perm --n 2^26,2^28 --values 4,8 --ranking atomic --trials 10 --profile --json "$OUT/perm8-${X##*-}.json"
 done
 if want perm8-stats; then
   for X in $B target/exp/vkprims-*; do [ -x "$X" ] && { echo "$X"; timeout 60 $X pipelines --stats | grep perm_; }; done > "$OUT/perm8-stats.md" 2> "$OUT/perm8-stats.log"
