@@ -97,8 +97,9 @@ impl PermDesc {
     }
 }
 
-/// Invocations of the shuffle's workgroup (one group each; at most 512, for its scan).
-const SHUFFLE_WORKGROUP: u32 = 512;
+/// Invocations of the shuffle's workgroup (one group each; at most 1024, for its scan). 256 beat
+/// 512 and 1024 on the H200 (bench/results/h200/binning/session8/3-shuffle-staged).
+const SHUFFLE_WORKGROUP: u32 = 256;
 
 pub struct PermScratch {
     pub ids: BufferSlice,
