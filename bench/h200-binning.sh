@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and selftest-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, multisplit-4096, multisplit-pairs, windows: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, multisplit-4096, multisplit-pairs, windows: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 if want anchors; then
@@ -78,7 +78,8 @@ step pairs8-stats 60 $B pipelines --stats --binning-policy 256x16,256x17,256x18
 # carried in target/exp/ when present), with the shuffle's registers.
 step perm8 120 $B bench perm --n 2^26,2^28 --values 4,8 --ranking atomic,stable --trials 10 --profile --json "$OUT/perm8.json"
 for X in target/exp/vkprims-*; do
-  [ -x "$X" ] && step "selftest-${X##*-}" 120 $X selftest
+  # The reproducible output against the CPU model (the benchmark checks it up to 2^22).
+  [ -x "$X" ] && step "model-${X##*-}" 60 $X bench perm --n 2^22 --values 4,8 --ranking stable --trials 3 --json "$OUT/model-${X##*-}.json"
   [ -x "$X" ] && step "perm8-${X##*-}" 90 $X bench perm --n 2^26,2^28 --values 4,8 --ranking atomic --trials 10 --profile --json "$OUT/perm8-${X##*-}.json"
 done
 if want perm8-stats; then
