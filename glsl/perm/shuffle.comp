@@ -14,14 +14,13 @@
 //   2. Each element's place in its run is how many of the run's elements (about one) have a
 //      smaller key: compared by the stored 16 bits, the full draws recomputed only when
 //      those tie. Nothing is serial, and each element costs half a Philox draw.
-//   3. The elements, read at the start (all of a thread's loads in flight at once, while
-//      the keys are drawn), are staged in shared memory in output order and stored
-//      coalesced.
+//   3. The elements are read (all of a thread's loads in flight at once), staged in shared
+//      memory in output order and stored coalesced.
 // What an element carries between steps (its tag, then its output position) lives in shared
-// memory; only its value is held in registers. The kernel is bound by latency and its
-// registers decide how many groups share an SM (H200, 2^28: 54 registers, two workgroups of
-// 512, 3.50 ms; 70 registers, one, 5.79 ms), and loads issued one loop trip at a time left
-// each group waiting on memory once per element of a thread.
+// memory, and its value is read only once its place is known: the kernel is bound by latency
+// and its registers decide how many groups share an SM (H200, 2^28, 512 invocations: 58
+// registers and two workgroups per SM, 3.05 ms; the values read first and held, 66 and one,
+// 4.10 ms; bench/results/h200/binning/session8/).
 // Groups of at most CAPACITY elements are shuffled in shared memory; larger ones (rare,
 // forced by the tests) through the scratch buffer `tmp_pos` and the sorted ids' own words,
 // with the same keys, so the paths agree. Nothing here depends on the subgroup size.
@@ -89,14 +88,6 @@ void main() {
         return;
     }
     bool local_group = m <= CAPACITY;
-    // A group in shared memory: thread t's elements are p = j * WG + t, read now.
-    VAL v[ITEMS];
-    if (local_group) {
-        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-            uint p = j * wg + t;
-            if (p < m) v[j] = src[start + p];
-        }
-    }
     for (uint l = t; l < LABELS; l += wg) s_start[l] = 0u;
     barrier();
     uvec2 key = uvec2(pc.seed.x, pc.seed.y ^ 0x5EED5EEDu);
@@ -161,6 +152,9 @@ void main() {
         }
         barrier();
         // 3. The elements staged in output order, then stored coalesced.
+        VAL v[ITEMS];
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
+            if (j * wg + t < m) v[j] = src[start + j * wg + t];
 #if VALUE_WORDS == 2
         uint at[ITEMS];  // s_tag is overwritten by the second words: read the positions first
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) at[j] = j * wg + t < m ? s_tag[j * wg + t] : 0u;

@@ -97,9 +97,13 @@ impl PermDesc {
     }
 }
 
-/// Invocations of the shuffle's workgroup (one group each; at most 1024, for its scan). 256 beat
-/// 512 and 1024 on the H200 (bench/results/h200/binning/session8/3-shuffle-staged).
-const SHUFFLE_WORKGROUP: u32 = 256;
+/// Invocations of the shuffle's workgroup (one group each; at most 1024, for its scan): about
+/// 4 to 9 elements each. On the H200 256 won for groups of about 1024 (0.78 ms at 2^26
+/// against 1.19 with 512) and 512 for groups of about 4096 (3.05 ms at 2^28 against 3.65;
+/// bench/results/h200/binning/session8/4-final).
+fn shuffle_workgroup(capacity: u32) -> u32 {
+    if capacity > 2048 { 512 } else { 256 }
+}
 
 pub struct PermScratch {
     pub ids: BufferSlice,
@@ -122,8 +126,8 @@ impl PermPlan {
     /// The groups and the sort's binning pass, for result rows.
     pub fn policy_label(&self) -> String {
         match &self.sort {
-            Some(s) => format!("{} groups of <= {} in shared memory, {}", self.desc.groups(), self.capacity, s.policy_label()),
-            None => format!("{} groups of <= {} in shared memory", self.desc.groups(), self.capacity),
+            Some(s) => format!("{} groups of <= {} in shared memory by {}, {}", self.desc.groups(), self.capacity, shuffle_workgroup(self.capacity), s.policy_label()),
+            None => format!("{} groups of <= {} in shared memory by {}", self.desc.groups(), self.capacity, shuffle_workgroup(self.capacity)),
         }
     }
     pub fn new(ctx: &Context, desc: PermDesc) -> Result<PermPlan> {
@@ -135,9 +139,6 @@ impl PermPlan {
             return invalid(format!("{what}: the group target must be at least 2"));
         }
         super::require_subgroup_ops(ctx, &what, &["basic", "arithmetic"])?;
-        if SHUFFLE_WORKGROUP / ctx.info().subgroup.min_size.max(1) > 256 {
-            return invalid(format!("{what}: the shuffle needs subgroups of at least {} lanes (its scan keeps 256 subgroup sums)", SHUFFLE_WORKGROUP / 256));
-        }
         // The shuffle's shared memory: two words an element (its slot's word, then the inverse
         // map; its tag, then its output position), the label counters and the scan's
         // subgroup sums (and spare words).
@@ -153,6 +154,10 @@ impl PermPlan {
         };
         if capacity == 0 || capacity > 1 << 16 || capacity as u64 * per_element + fixed > max_shared {
             return invalid(format!("{what}: a group capacity of {capacity} elements exceeds the device's shared memory (or 65,536)"));
+        }
+        let workgroup = shuffle_workgroup(capacity);
+        if workgroup / ctx.info().subgroup.min_size.max(1) > 256 {
+            return invalid(format!("{what}: the shuffle needs subgroups of at least {} lanes (its scan keeps 256 subgroup sums)", workgroup / 256));
         }
         let sort = if desc.groups() > 1 {
             let mut sd = SortDesc::new(KeyType::U32, desc.n);
@@ -170,7 +175,7 @@ impl PermPlan {
         let ids = ctx.pipeline(PipelineKey { shader: "perm_group_ids", spec: vec![256, sort_passes], subgroup_size: None, bindings: 2, push_bytes: 20 })?;
         let shuffle = ctx.pipeline(PipelineKey {
             shader: if desc.value_bytes == 8 { "perm_shuffle_v2" } else { "perm_shuffle_v1" },
-            spec: vec![SHUFFLE_WORKGROUP, capacity, desc.label_bits(), desc.debug_full_compare as u32],
+            spec: vec![workgroup, capacity, desc.label_bits(), desc.debug_full_compare as u32],
             subgroup_size: None,
             bindings: 5,
             push_bytes: 16,
