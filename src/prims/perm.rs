@@ -105,6 +105,11 @@ fn shuffle_workgroup(capacity: u32) -> u32 {
     if capacity > 2048 { 512 } else { 256 }
 }
 
+/// Scratch buffers of a permutation, sized by [`PermPlan::scratch_bytes`] (allocate once,
+/// reuse): the group ids (then the groups' bounds), the ids sorted (then, in the rare
+/// overflow path, the shuffle's keys), and the sort's scratch, whose `values_alt` receives
+/// the grouped elements and whose `keys_alt` is then the shuffle's overflow scratch. The
+/// permutation's output serves as the sort's ping-pong buffer.
 pub struct PermScratch {
     pub ids: BufferSlice,
     pub ids_sorted: BufferSlice,
