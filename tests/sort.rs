@@ -159,6 +159,9 @@ fn bad_requests() {
     d.value_bytes = 3;
     assert!(err(d).contains("values must be 4 or 8 bytes"));
     assert!(err(SortDesc::new(KeyType::U32, 1 << 30)).contains("30-bit"));
+    let mut d = SortDesc::new(KeyType::U32, 10);
+    d.policy = vkprims::prims::binning::BinningPolicy::parse("autoxautoxhg65536").unwrap();
+    assert!(err(d).contains("65,535 histogram workgroups"));
     let e = sort::run(&ctx, &SortDesc::new(KeyType::U32, 10), &[1, 2], None).unwrap_err();
     assert!(e.to_string().contains("2 key words"));
     common::assert_no_validation_messages(&ctx);

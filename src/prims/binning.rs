@@ -308,6 +308,10 @@ impl BinningPass {
         if [p.spin_limit, p.histogram_groups].contains(&0) || !(1..=64).contains(&p.lookback_window) {
             return invalid(format!("{what}: policy values must be positive, the look-back window 1 to 64 ({p:?})"));
         }
+        // The histogram's workgroups are dispatched along x, where every device allows 65,535.
+        if p.histogram_groups > 65_535 {
+            return invalid(format!("{what}: at most 65,535 histogram workgroups, not {}", p.histogram_groups));
+        }
         require_subgroup_ops(ctx, what, &["basic", "ballot", "arithmetic", "shuffle"])?;
         let sg = &ctx.info().subgroup;
         let min_sg = input.subgroup_size.unwrap_or(sg.min_size);
