@@ -178,7 +178,7 @@ impl BinningPolicy {
     }
 
     /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlbN][xhgN][xhscalar][xclocks]
-    /// [xskipN]`, `, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
+    /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
     /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off;
@@ -359,12 +359,7 @@ impl BinningPass {
         if p.phase_clocks && !ctx.capabilities().shader_clock {
             return Err(Error::Unsupported { device: ctx.info().name.clone(), what: format!("VK_KHR_shader_clock (phase clocks of {what})") });
         }
-        let name = format!(
-            "{}{}{}",
-            kernel.shader,
-            if partitioned { "_part" } else { "" },
-            if p.phase_clocks { "_clock" } else { "" }
-        );
+        let name = format!("{}{}{}", kernel.shader, if partitioned { "_part" } else { "" }, if p.phase_clocks { "_clock" } else { "" });
         let shader = gpu::shaders::name(&name).ok_or_else(|| Error::Invalid(format!("{what}: no shader variant {name}")))?;
         let pipeline = ctx.pipeline(PipelineKey {
             shader,
