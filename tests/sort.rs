@@ -209,9 +209,10 @@ fn unstable_sort() {
 fn ranking_variants() {
     // `xballots` matches peers with scalar ballots at 32 lanes or fewer; debug bit 5 forces
     // the uvec4 path that wider subgroups take, `xpart` subgroupPartitionNV where the device
-    // has it (else ballots). Each must give the same stable sort.
+    // has it (else ballots); `xlate` ranks before counting. Each must give the same stable
+    // sort.
     let ctx = common::ctx();
-    for policy in ["128x15xballots", "64x15xballotsxskip32", "128x7xpart", "64x9xpartxskip32"] {
+    for policy in ["128x15xballots", "64x15xballotsxskip32", "128x7xpart", "64x9xpartxskip32", "128x15xballotsxlate", "64x9xpartxlatexskip32"] {
         for (key, value_bytes) in [(KeyType::U32, 4), (KeyType::I64, 8)] {
             let mut d = SortDesc::new(key, 23_456);
             d.policy = vkprims::prims::binning::BinningPolicy::parse(policy).unwrap();
@@ -266,8 +267,9 @@ fn shared_memory_peer_matching() {
     // label says), with the fallback forced and few distinct keys.
     let ctx = common::ctx();
     // With keys and values read again while staging (the default) and kept in registers
-    // (`xkeep`): same results.
-    for name in ["64x15", "64x15xkeep"] {
+    // (`xkeep`), ranked before counting (`xlate`), and with three rotating mask rows (`xrot`:
+    // they fit beside the counter rows only at width 16 here): same results.
+    for name in ["64x15", "64x15xkeep", "64x15xlate", "64x15xrot"] {
         let policy = vkprims::prims::binning::BinningPolicy::parse(name).unwrap();
         let mut d = SortDesc::new(KeyType::U32, 1000);
         d.policy = policy;
@@ -275,6 +277,8 @@ fn shared_memory_peer_matching() {
         let sg = ctx.info().subgroup.min_size;
         assert_eq!(label.contains("shared match"), (8..=32).contains(&sg), "{label}");
         assert_eq!(label.contains("kept"), name.contains("keep"), "{label}");
+        assert_eq!(label.contains("late counts"), name.contains("late"), "{label}");
+        assert_eq!(label.contains("rotating"), name.contains("rot") && sg == 16, "{label}");
         for (key, value_bytes, period) in [(KeyType::U32, 0, 0), (KeyType::F32, 4, 3), (KeyType::I64, 8, 0), (KeyType::U64, 4, 2)] {
             for pattern in [KeyPattern::Random, KeyPattern::FewDistinct] {
                 let mut d = SortDesc::new(key, 27_001);

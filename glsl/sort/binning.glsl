@@ -73,6 +73,19 @@ layout(constant_id = 11) const uint SHARED_MATCH = 0;
 // workgroups share an SM, at the cost of a cache round trip per tile. (Read right after the
 // ranking instead, the loads were hoisted by the H200's driver and cost registers.)
 layout(constant_id = 13) const uint RELOAD = 0;
+// 1 (the default; policy flag `xlate` for 0): stable ranking counts the tile first (CUB's
+// early counts). Each subgroup's bucket counts come from shared atomics (independent, so
+// they overlap); the offsets of step 2 then turn the counter rows into where each
+// subgroup's run of each bucket starts in the tile, the histogram is posted, and the
+// ranking proper yields every element's tile position: step by step, the lowest peer takes
+// its group's places with one shared atomicAdd on its row, whose result only the shuffle to
+// its peers waits for. 0: rank first, then offsets, then positions (the order of steps 1-2).
+layout(constant_id = 14) const uint EARLY = 1;
+// Shared-memory peer match with EARLY: mask rows per subgroup. 1: a step takes three
+// subgroup barriers (ORs before reads, reads before the leader's clear, the clear before
+// the next step's ORs). 3 (policy flag `xrot`): the rows rotate, step j ORs into row j % 3
+// and its leader clears its word one step later, so one barrier a step orders everything.
+layout(constant_id = 15) const uint MASK_ROWS = 1;
 
 const uint STATE_BASE = 4u;
 const uint NOT_READY = 0u, AGGREGATE = 1u, INCLUSIVE = 2u;
@@ -146,52 +159,15 @@ void step_barrier() {
     controlBarrier(gl_ScopeSubgroup, gl_ScopeSubgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease);
 }
 
-// Step 1: rank every element among its bucket's peers of the same subgroup (or tile).
-void rank_tile() {
-    uint lid = gl_LocalInvocationIndex, sg = gl_SubgroupID;
-    uint rows = ATOMIC_RANK != 0u ? 1u : gl_NumSubgroups;
-    bool shared_match = SHARED_MATCH != 0u && ATOMIC_RANK == 0u;
-    for (uint i = lid; i < rows * 256u * (shared_match ? 2u : 1u); i += gl_WorkGroupSize.x) s_mem[i] = 0u;
-    barrier();
-    if (ATOMIC_RANK != 0u) {
-        [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
-            if (el[j] != INVALID) el[j] |= atomicAdd(s_mem[el_bucket(el[j])], 1u);
-        barrier();
-        return;
-    }
-    if (shared_match) {
-        // Step by step: OR my lane's bit into my bucket's mask word, read the peers back,
-        // then the leader counts and clears. Three subgroup barriers order a step's ORs,
-        // its reads, and its clear and count before the next step.
-        uint masks = rows * 256u;
-        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-            uint e = el[j];
-            bool valid = e != INVALID;
-            uint a = sg * 256u + el_bucket(e);
-            if (valid) atomicOr(s_mem[masks + a], 1u << gl_SubgroupInvocationID);
-            step_barrier();
-            uint m = valid ? s_mem[masks + a] : 0u;
-            uint rank = bitCount(m & gl_SubgroupLtMask.x);
-            step_barrier();
-            uint before = 0u;
-            if (valid && rank == 0u) {
-                before = s_mem[a];
-                s_mem[a] = before + uint(bitCount(m));
-                s_mem[masks + a] = 0u;
-            }
-            before = subgroupShuffle(before, valid ? uint(findLSB(m)) : 0u);
-            step_barrier();
-            if (valid) el[j] = (el_bucket(e) << 16) | (before + rank);
-        }
-        barrier();
-        return;
-    }
-    // Peers of every step: no shared memory, no barriers, so nothing serialises the steps.
-    // The loop over bucket bits is unrolled (its bound is a push constant): rolled, ballot
-    // matching took 0.43 ms of a 0.98 ms pass on the H200. Where one ballot word holds the
-    // subgroup (up to 32 lanes) the masks are scalars; the uvec4 forms measured within 2% of
-    // them there, but need not elsewhere. Debug bit 5 takes the uvec4 path at any width, so
-    // tests cover it.
+// Peers of every step (ballots, or subgroupPartitionNV): no shared memory, no barriers, so
+// nothing serialises the steps. Element j's word keeps its bucket and gains its rank among
+// the step's peers (bits 0..6), their count - 1 (8..14) and the lowest peer's lane (24..30).
+// The loop over bucket bits is unrolled (its bound is a push constant): rolled, ballot
+// matching took 0.43 ms of a 0.98 ms pass on the H200. Where one ballot word holds the
+// subgroup (up to 32 lanes) the masks are scalars; the uvec4 forms measured within 2% of
+// them there, but need not elsewhere. Debug bit 5 takes the uvec4 path at any width, so
+// tests cover it.
+void match_peers() {
     bool narrow = gl_SubgroupSize <= 32u && (DEBUG_SKIP & 32u) == 0u;
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         bool valid = el[j] != INVALID;
@@ -234,6 +210,57 @@ void rank_tile() {
         }
         if (valid) el[j] |= (leader << 24) | ((count - 1u) << 8) | rank;
     }
+}
+
+// Zeroes the counter rows (one per subgroup, or one for ATOMIC_RANK) and, for the shared
+// match, the mask rows after them.
+void zero_rows(bool shared_match) {
+    uint rows = ATOMIC_RANK != 0u ? 1u : gl_NumSubgroups;
+    uint words = rows * 256u * (shared_match ? 1u + (EARLY != 0u ? MASK_ROWS : 1u) : 1u);
+    for (uint i = gl_LocalInvocationIndex; i < words; i += gl_WorkGroupSize.x) s_mem[i] = 0u;
+    barrier();
+}
+
+// Step 1 (EARLY = 0): rank every element among its bucket's peers of the same subgroup (or
+// tile); the counter rows end as each subgroup's (the tile's) bucket counts.
+void rank_tile() {
+    uint sg = gl_SubgroupID;
+    bool shared_match = SHARED_MATCH != 0u && ATOMIC_RANK == 0u;
+    zero_rows(shared_match);
+    if (ATOMIC_RANK != 0u) {
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
+            if (el[j] != INVALID) el[j] |= atomicAdd(s_mem[el_bucket(el[j])], 1u);
+        barrier();
+        return;
+    }
+    if (shared_match) {
+        // Step by step: OR my lane's bit into my bucket's mask word, read the peers back,
+        // then the leader counts and clears. Three subgroup barriers order a step's ORs,
+        // its reads, and its clear and count before the next step.
+        uint masks = gl_NumSubgroups * 256u;
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+            uint e = el[j];
+            bool valid = e != INVALID;
+            uint a = sg * 256u + el_bucket(e);
+            if (valid) atomicOr(s_mem[masks + a], 1u << gl_SubgroupInvocationID);
+            step_barrier();
+            uint m = valid ? s_mem[masks + a] : 0u;
+            uint rank = bitCount(m & gl_SubgroupLtMask.x);
+            step_barrier();
+            uint before = 0u;
+            if (valid && rank == 0u) {
+                before = s_mem[a];
+                s_mem[a] = before + uint(bitCount(m));
+                s_mem[masks + a] = 0u;
+            }
+            before = subgroupShuffle(before, valid ? uint(findLSB(m)) : 0u);
+            step_barrier();
+            if (valid) el[j] = (el_bucket(e) << 16) | (before + rank);
+        }
+        barrier();
+        return;
+    }
+    match_peers();
     // Counters, step by step. The leader's read and write and the next step's read are
     // ordered by a subgroup-scope barrier on shared memory (subgroupBarrier() would also
     // order buffer and image memory, which a driver may implement as a costlier fence).
@@ -252,6 +279,66 @@ void rank_tile() {
         if (valid) el[j] = (d << 16) | (before + rank);
     }
     barrier();
+}
+
+// Step 1 (EARLY): each subgroup's bucket counts, into its counter row.
+void count_tile() {
+    zero_rows(SHARED_MATCH != 0u);
+    uint row = gl_SubgroupID * 256u;
+    [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
+        if (el[j] != INVALID) atomicAdd(s_mem[row + el_bucket(el[j])], 1u);
+    barrier();
+}
+
+// Then (EARLY, once the rows hold where each subgroup's run of each bucket starts in the
+// tile): every element's tile position. Step by step the lowest peer takes its group's
+// places with one atomicAdd on its row; the atomics of successive steps are ordered by the
+// step's subgroup barrier (input order within a bucket), and only the shuffle waits for
+// their results.
+void rank_early() {
+    uint row = gl_SubgroupID * 256u;
+    if (SHARED_MATCH != 0u) {
+        uint masks = gl_NumSubgroups * 256u;
+        uint clear_at = INVALID;  // MASK_ROWS = 3: the mask word this lane led last step
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+            uint e = el[j];
+            bool valid = e != INVALID;
+            uint d = el_bucket(e);
+            uint at = masks + ((MASK_ROWS == 3u ? j % 3u : 0u) * gl_NumSubgroups + gl_SubgroupID) * 256u + d;
+            if (valid) atomicOr(s_mem[at], 1u << gl_SubgroupInvocationID);
+            step_barrier();
+            uint m = valid ? s_mem[at] : 0u;
+            if (MASK_ROWS == 3u) {
+                // Last step's readers are past this step's barrier; this step's ORs into
+                // that row come two barriers later.
+                if (clear_at != INVALID) s_mem[clear_at] = 0u;
+                clear_at = INVALID;
+            } else {
+                step_barrier();  // every peer has read the word before its leader clears it
+            }
+            uint rank = bitCount(m & gl_SubgroupLtMask.x);
+            uint base = 0u;
+            if (valid && rank == 0u) {
+                base = atomicAdd(s_mem[row + d], uint(bitCount(m)));
+                if (MASK_ROWS == 3u) clear_at = at; else s_mem[at] = 0u;
+            }
+            base = subgroupShuffle(base, valid ? uint(findLSB(m)) : 0u);
+            if (MASK_ROWS != 3u) step_barrier();
+            if (valid) el[j] = (d << 16) | (base + rank);
+        }
+        return;
+    }
+    match_peers();
+    [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+        uint e = el[j];
+        bool valid = e != INVALID;
+        uint d = el_bucket(e), rank = e & 0x7Fu, leader = (e >> 24) & 0x7Fu;
+        uint base = 0u;
+        if (valid && rank == 0u) base = atomicAdd(s_mem[row + d], ((e >> 8) & 0x7Fu) + 1u);
+        base = subgroupShuffle(base, valid ? leader : 0u);
+        step_barrier();
+        if (valid) el[j] = (d << 16) | (base + rank);
+    }
 }
 
 // Step 2: each row's offset per bucket within the tile (in s_mem, bucket start included), the
@@ -490,6 +577,17 @@ void scatter_planes(uint count) {
     }
 }
 
+// Publish the tile's histogram at once: tile 0 is complete (a forced tile posts nothing yet).
+void post_counts(uint tile, uint hist[4]) {
+    for (uint k = 0u; k < 4u; ++k) {
+        uint d = gl_LocalInvocationIndex + k * gl_WorkGroupSize.x;
+        if (d < 256u) {
+            if (tile == 0u) post(0u, d, INCLUSIVE, hist[k]);
+            else if (!forced(tile)) post(tile, d, AGGREGATE, hist[k]);
+        }
+    }
+}
+
 void binning_pass() {
     uint lid = gl_LocalInvocationIndex;
     if (lid == 0u) s_tile = atomicAdd(state[0], 1u);
@@ -520,8 +618,18 @@ void binning_pass() {
     }
 
     phase_end(0u);
-    rank_tile();
-    phase_end(1u);
+    uint hist[4];
+    bool early = EARLY != 0u && ATOMIC_RANK == 0u;
+    if (early) {
+        count_tile();
+        bucket_offsets(hist);
+        post_counts(tile, hist);
+        phase_end(1u);
+        rank_early();
+    } else {
+        rank_tile();
+        phase_end(1u);
+    }
 #if VALUE_WORDS > 0
     // The values are loaded once ranked (not with the keys: live through the ranking they
     // would cost ITEMS more registers there); their latency hides behind the look-back.
@@ -531,23 +639,17 @@ void binning_pass() {
         v[j] = i < pc.n ? vals_in[i] : VAL(0);
     }
 #endif
-    uint hist[4];
-    bucket_offsets(hist);
-    // Publish early: tile 0 is complete at once (a forced tile posts nothing yet).
-    for (uint k = 0u; k < 4u; ++k) {
-        uint d = lid + k * gl_WorkGroupSize.x;
-        if (d < 256u) {
-            if (tile == 0u) post(0u, d, INCLUSIVE, hist[k]);
-            else if (!forced(tile)) post(tile, d, AGGREGATE, hist[k]);
-        }
-    }
-    // Positions in the tile; the counter rows are then dead and s_mem takes the first plane.
-    uint sg = ATOMIC_RANK != 0u ? 0u : gl_SubgroupID;
-    [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-        uint e = el[j];
-        if (e != INVALID) {
-            uint d = el_bucket(e);
-            el[j] = (e & 0xFF0000u) | (s_mem[sg * 256u + d] + el_pos(e));
+    if (!early) {
+        bucket_offsets(hist);
+        post_counts(tile, hist);
+        // Positions in the tile; the counter rows are then dead and s_mem takes the first plane.
+        uint sg = ATOMIC_RANK != 0u ? 0u : gl_SubgroupID;
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+            uint e = el[j];
+            if (e != INVALID) {
+                uint d = el_bucket(e);
+                el[j] = (e & 0xFF0000u) | (s_mem[sg * 256u + d] + el_pos(e));
+            }
         }
     }
     barrier();

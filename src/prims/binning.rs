@@ -120,6 +120,16 @@ pub struct BinningPolicy {
     /// kept more registers than ever (bench/results/h200/binning/session6).
     #[serde(default = "default_reload")]
     pub reload: bool,
+    /// Stable ranking ranks first and counts after (`xlate`), rather than counting each
+    /// subgroup's buckets with shared atomics first (CUB's early counts, the default), which
+    /// posts the tile's histogram before the ranking and lets the ranking yield tile
+    /// positions directly.
+    #[serde(default)]
+    pub late_counts: bool,
+    /// Shared-memory peer match with early counts: three mask rows per subgroup, rotating, so a
+    /// step takes one subgroup barrier instead of three (`xrot`; more shared memory).
+    #[serde(default)]
+    pub rotate_masks: bool,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -157,6 +167,8 @@ impl Default for BinningPolicy {
             phase_clocks: false,
             stage_all: false,
             reload: true,
+            late_counts: false,
+            rotate_masks: false,
         }
     }
 }
@@ -177,17 +189,18 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlbN][xhgN][xhscalar][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xrot][xlbN][xhgN][xhscalar][xclocks]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
-    /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off;
+    /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `late`, `rot`:
+    /// [`BinningPolicy::late_counts`], [`BinningPolicy::rotate_masks`];
     /// `lbN`: the look-back window; `hgN`: the upfront histogram's workgroups; `hscalar`:
     /// [`BinningPolicy::histogram_scalar_loads`]; `clocks`:
     /// [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`], timing
     /// experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xrot][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -204,6 +217,8 @@ impl BinningPolicy {
                 ("part", _) => p.peer_match = PeerMatch::Partitioned,
                 ("planes", _) => p.stage_all = true,
                 ("keep", _) => p.reload = false,
+                ("late", _) => p.late_counts = true,
+                ("rot", _) => p.rotate_masks = true,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 ("hscalar", _) => p.histogram_scalar_loads = true,
@@ -225,6 +240,8 @@ impl BinningPolicy {
         let (ballots, part) = (self.peer_match == PeerMatch::Ballots, self.peer_match == PeerMatch::Partitioned);
         for (on, flag) in [(ballots, "xballots".to_string()), (part, "xpart".into()), (self.stage_all, "xplanes".into()),
             (!self.reload, "xkeep".into()),
+            (self.late_counts, "xlate".into()),
+            (self.rotate_masks, "xrot".into()),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
             (self.histogram_scalar_loads, "xhscalar".into()),
@@ -255,7 +272,7 @@ pub(crate) struct BinningPass {
     pub workgroup_size: u32,
     pub items: u32,
     pub tiles: u32,
-    /// "shared match", "partitioned", "ballots" or "atomic".
+    /// "shared match", "partitioned", "ballots" (each perhaps with how it counts) or "atomic".
     pub ranking: &'static str,
     pub debug_skip: u32,
     pub phase_clocks: bool,
@@ -326,12 +343,15 @@ impl BinningPass {
         let shared_words = ctx.info().max_shared_memory_bytes / 4;
         // Mask rows too when peers are matched in shared memory: only at <= 32 lanes, and
         // only where both rows fit (else ballots; the pass's label says which ran).
+        // Rotating mask rows (three per subgroup) where they fit, else one.
         let counter_words = workgroup_size / min_sg * 256;
+        let fits = |mask_rows: u32| (1 + mask_rows) * counter_words + FIXED_SHARED_WORDS <= shared_words;
+        let mask_rows = if p.rotate_masks && !p.late_counts && fits(3) { 3 } else { 1 };
         let shared_match = p.peer_match == PeerMatch::Shared
             && ranking == Ranking::Stable
             && input.subgroup_size.unwrap_or(sg.max_size) <= 32
-            && 2 * counter_words + FIXED_SHARED_WORDS <= shared_words;
-        let rows = counter_words * if shared_match { 2 } else { 1 };
+            && fits(mask_rows);
+        let rows = counter_words * if shared_match { 1 + mask_rows } else { 1 };
         let fit = shared_words.saturating_sub(FIXED_SHARED_WORDS) / (workgroup_size * planes);
         // A position in the tile takes 16 bits of the kernel's per-element word.
         let items = items.min(fit).min(MAX_TILE / workgroup_size);
@@ -378,15 +398,21 @@ impl BinningPass {
                 shared_match as u32,
                 p.lookback_window,
                 p.reload as u32,
+                !p.late_counts as u32,
+                mask_rows,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
             push_bytes: kernel.push_bytes,
         })?;
-        let ranking = match (ranking, shared_match, partitioned) {
-            (Ranking::Atomic, _, _) => "atomic",
-            (_, true, _) => "shared match",
-            (_, _, true) => "partitioned",
+        let ranking = match (ranking, shared_match, partitioned, p.late_counts, mask_rows) {
+            (Ranking::Atomic, ..) => "atomic",
+            (_, true, _, true, _) => "shared match, late counts",
+            (_, true, _, _, 3) => "shared match, rotating masks",
+            (_, true, ..) => "shared match",
+            (_, _, true, true, _) => "partitioned, late counts",
+            (_, _, true, ..) => "partitioned",
+            (.., true, _) => "ballots, late counts",
             _ => "ballots",
         };
         Ok(BinningPass {
@@ -429,7 +455,7 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27"] {
+        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "256x20xrot", "64x8xballotsxlatexrot"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);
