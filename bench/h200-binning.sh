@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, multisplit-4096, multisplit-pairs, windows: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9, early9-stats, early9-28, early9-ms, multisplit-4096, multisplit-pairs, windows: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 if want anchors; then
@@ -85,6 +85,13 @@ done
 if want perm8-stats; then
   for X in $B target/exp/vkprims-*; do [ -x "$X" ] && { echo "$X"; timeout 60 $X pipelines --stats | grep perm_; }; done > "$OUT/perm8-stats.md" 2> "$OUT/perm8-stats.log"
 fi
+# Session 9: stable ranking with early counts (the default) against the old order (`xlate`),
+# rotating mask rows (`xrot`), ballots either way, phase clocks, tiles around the defaults,
+# their registers; then 2^28 and the 256-way multisplit, early against late.
+step early9 240 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy auto,autoxautoxrot,autoxautoxlate,autoxautoxballots,autoxautoxballotsxlate,autoxautoxclocks,autoxautoxlatexclocks,256x24,256x18,512x12 --trials 10 --json "$OUT/early9.json"
+step early9-stats 60 $B pipelines --stats --binning-policy auto,autoxautoxrot,autoxautoxlate,autoxautoxballots,256x24,256x18,512x12
+step early9-28 150 $B bench sort --n 2^28 --key u32 --values 0,4 --binning-policy auto,autoxautoxlate --trials 10 --json "$OUT/early9-28.json"
+step early9-ms 120 $B bench multisplit --n 2^26 --key u32 --buckets 2,256 --values 0,4 --ranking stable --binning-policy auto,autoxautoxlate --trials 10 --json "$OUT/early9-ms.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
