@@ -361,6 +361,20 @@ void bucket_offsets(out uint hist[4]) {
             s_start[d] = run;
         }
     }
+    if (wg >= 256u) {
+        // A bucket per invocation (at most one): its start is a workgroup exclusive scan of
+        // the totals, folded into its own column, so two barriers do (five below).
+        uint before = subgroupExclusiveAdd(hist[0]);
+        if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u) s_sums[gl_SubgroupID] = before + hist[0];
+        barrier();
+        for (uint s = 0u; s < gl_SubgroupID; ++s) before += s_sums[s];
+        if (lid < 256u) {
+            s_start[lid] = before;
+            for (uint s = 0u; s < rows; ++s) s_mem[s * 256u + lid] += before;
+        }
+        barrier();
+        return;
+    }
     barrier();
     // Exclusive scan of the 256 totals: thread t scans buckets [t * per, (t + 1) * per).
     uint per = (256u + wg - 1u) / wg;
