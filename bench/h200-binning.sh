@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9, early9-stats, early9-28, early9-ms, multisplit-4096, multisplit-pairs, windows: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9, early9-stats, early9-28, early9-ms, regs9, time9, multisplit-4096, multisplit-pairs, windows: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 if want anchors; then
@@ -92,6 +92,12 @@ step early9 240 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy a
 step early9-stats 60 $B pipelines --stats --binning-policy auto,autoxautoxrot,autoxautoxlate,autoxautoxballots,256x24,256x18,512x12
 step early9-28 150 $B bench sort --n 2^28 --key u32 --values 0,4 --binning-policy auto,autoxautoxlate --trials 10 --json "$OUT/early9-28.json"
 step early9-ms 120 $B bench multisplit --n 2^26 --key u32 --buckets 2,256 --values 0,4 --ranking stable --binning-policy auto,autoxautoxlate --trials 10 --json "$OUT/early9-ms.json"
+# Session 9: where the pass's registers go: the staging and the scatter split by barriers
+# (debug bits 6, 7; 8: quarters), skips, tiles; compiler statistics of the u32 passes only.
+if want regs9; then
+  timeout 90 $B pipelines --stats --binning-policy 256x20,256x20xskip64,256x20xskip128,256x20xskip192,256x20xskip448,256x20xskip1,256x20xskip2,256x20xlate,256x16,256x16xskip192,256x15xskip192,256x24xskip192 2>"$OUT/regs9.log" | grep -E "onesweep_k32_v[01] \(sort u32" > "$OUT/regs9.md"
+fi
+step time9 240 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy auto,autoxautoxlate,256x20xskip64,256x20xskip128,256x20xskip192,256x20xskip448,256x16,256x16xskip192,256x15xskip192,256x24xskip192 --trials 10 --json "$OUT/time9.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

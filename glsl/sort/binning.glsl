@@ -51,8 +51,9 @@ layout(constant_id = 8) const uint ATOMIC_RANK = 0;
 // Timing experiments only (wrong results): bit 0 skips the look-back, bit 1 the scatter's
 // global stores, bit 2 the ranking (every element rank 0 of its own bucket run), bit 3 only
 // the peer matching (every element its own group), bit 4 only the step counters (bits 2 to
-// 4: ballot and partition matching only, not SHARED_MATCH). Bit 5 is not a skip: it ranks
-// with uvec4 ballots at every width (results stay right).
+// 4: ballot and partition matching only, not SHARED_MATCH). Bits 5 to 8 are not skips
+// (results stay right): 5 ranks with uvec4 ballots at every width; 6 to 8 split the
+// staging and the scatter with barriers (split_at).
 layout(constant_id = 9) const uint DEBUG_SKIP = 0;
 // 1: every word plane of the tile (key words, then value words) is staged at once, plane p at
 // s_mem[p * tile_size()], before the look-back; the scatter then needs no per-element arrays
@@ -81,11 +82,6 @@ layout(constant_id = 13) const uint RELOAD = 0;
 // its group's places with one shared atomicAdd on its row, whose result only the shuffle to
 // its peers waits for. 0: rank first, then offsets, then positions (the order of steps 1-2).
 layout(constant_id = 14) const uint EARLY = 1;
-// Shared-memory peer match with EARLY: mask rows per subgroup. 1: a step takes three
-// subgroup barriers (ORs before reads, reads before the leader's clear, the clear before
-// the next step's ORs). 3 (policy flag `xrot`): the rows rotate, step j ORs into row j % 3
-// and its leader clears its word one step later, so one barrier a step orders everything.
-layout(constant_id = 15) const uint MASK_ROWS = 1;
 
 const uint STATE_BASE = 4u;
 const uint NOT_READY = 0u, AGGREGATE = 1u, INCLUSIVE = 2u;
@@ -216,7 +212,7 @@ void match_peers() {
 // match, the mask rows after them.
 void zero_rows(bool shared_match) {
     uint rows = ATOMIC_RANK != 0u ? 1u : gl_NumSubgroups;
-    uint words = rows * 256u * (shared_match ? 1u + (EARLY != 0u ? MASK_ROWS : 1u) : 1u);
+    uint words = rows * 256u * (shared_match ? 2u : 1u);
     for (uint i = gl_LocalInvocationIndex; i < words; i += gl_WorkGroupSize.x) s_mem[i] = 0u;
     barrier();
 }
@@ -298,32 +294,28 @@ void count_tile() {
 void rank_early() {
     uint row = gl_SubgroupID * 256u;
     if (SHARED_MATCH != 0u) {
+        // As in rank_tile: three subgroup barriers a step order its ORs before its reads,
+        // its reads before the leader's clear, and the clear and the atomicAdd before the
+        // next step. (Three mask rows a subgroup, rotating so that one barrier a step would
+        // do, took 1.2x the time on the H200: bench/results/h200/binning/session9/1-early.)
         uint masks = gl_NumSubgroups * 256u;
-        uint clear_at = INVALID;  // MASK_ROWS = 3: the mask word this lane led last step
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
             uint e = el[j];
             bool valid = e != INVALID;
             uint d = el_bucket(e);
-            uint at = masks + ((MASK_ROWS == 3u ? j % 3u : 0u) * gl_NumSubgroups + gl_SubgroupID) * 256u + d;
+            uint at = masks + gl_SubgroupID * 256u + d;
             if (valid) atomicOr(s_mem[at], 1u << gl_SubgroupInvocationID);
             step_barrier();
             uint m = valid ? s_mem[at] : 0u;
-            if (MASK_ROWS == 3u) {
-                // Last step's readers are past this step's barrier; this step's ORs into
-                // that row come two barriers later.
-                if (clear_at != INVALID) s_mem[clear_at] = 0u;
-                clear_at = INVALID;
-            } else {
-                step_barrier();  // every peer has read the word before its leader clears it
-            }
+            step_barrier();
             uint rank = bitCount(m & gl_SubgroupLtMask.x);
             uint base = 0u;
             if (valid && rank == 0u) {
                 base = atomicAdd(s_mem[row + d], uint(bitCount(m)));
-                if (MASK_ROWS == 3u) clear_at = at; else s_mem[at] = 0u;
+                s_mem[at] = 0u;
             }
             base = subgroupShuffle(base, valid ? uint(findLSB(m)) : 0u);
-            if (MASK_ROWS != 3u) step_barrier();
+            step_barrier();
             if (valid) el[j] = (d << 16) | (base + rank);
         }
         return;
@@ -551,9 +543,18 @@ void stage_values(uint tile, uint j, uint at) {
 #endif
 #endif
 }
+// Register experiments (debug bits 6 and 7, results stay right): a workgroup barrier splits
+// the staging (6) or the scatter (7) into halves (quarters with bit 8), so the compiler
+// cannot hoist all of a lane's loads above the first store.
+bool split_at(uint j, uint bit) {
+    uint parts = (DEBUG_SKIP & 256u) != 0u ? 4u : 2u;
+    return (DEBUG_SKIP & bit) != 0u && j > 0u && j * parts / ITEMS != (j - 1u) * parts / ITEMS;
+}
+
 void stage_planes(uint tile) {
     uint t = tile_size();
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+        if (split_at(j, 64u)) barrier();
         uint e = el[j];
         if (e == INVALID) continue;
         uint at = el_pos(e);
@@ -573,6 +574,7 @@ void stage_planes(uint tile) {
 void scatter_planes(uint count) {
     uint t = tile_size(), wg = gl_WorkGroupSize.x;
     [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
+        if (split_at(r, 128u)) barrier();
         uint i = r * wg + gl_LocalInvocationIndex;
         if (i >= count) continue;
 #if KEY64

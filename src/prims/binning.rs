@@ -94,8 +94,10 @@ pub struct BinningPolicy {
     /// Timing experiments only, results are wrong: skip phases of the binning pass (bit 0:
     /// look-back, 1: the scatter's global stores, 2: the ranking, 3: only its peer matching,
     /// 4: only its step counters; bits 2 to 4 act on ballot and partition matching only, not
-    /// on the shared-memory match). Bit 5 is not a skip (results stay right): rank with uvec4
-    /// ballots even at 32 lanes or fewer, so tests reach the wide-subgroup path.
+    /// on the shared-memory match). Bits 5 to 8 are not skips (results stay right): 5 ranks
+    /// with uvec4 ballots even at 32 lanes or fewer, so tests reach the wide-subgroup path;
+    /// 6 and 7 split the staging and the scatter into halves with a workgroup barrier
+    /// (quarters with 8), a register experiment.
     #[serde(default)]
     pub debug_skip: u32,
     /// Sorts only, where the device has VK_KHR_shader_clock: time the binning pass's phases
@@ -126,10 +128,6 @@ pub struct BinningPolicy {
     /// positions directly.
     #[serde(default)]
     pub late_counts: bool,
-    /// Shared-memory peer match with early counts: three mask rows per subgroup, rotating, so a
-    /// step takes one subgroup barrier instead of three (`xrot`; more shared memory).
-    #[serde(default)]
-    pub rotate_masks: bool,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -168,7 +166,6 @@ impl Default for BinningPolicy {
             stage_all: false,
             reload: true,
             late_counts: false,
-            rotate_masks: false,
         }
     }
 }
@@ -189,18 +186,18 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xrot][xlbN][xhgN][xhscalar][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xlbN][xhgN][xhscalar][xclocks]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
-    /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `late`, `rot`:
-    /// [`BinningPolicy::late_counts`], [`BinningPolicy::rotate_masks`];
+    /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `late`:
+    /// [`BinningPolicy::late_counts`];
     /// `lbN`: the look-back window; `hgN`: the upfront histogram's workgroups; `hscalar`:
     /// [`BinningPolicy::histogram_scalar_loads`]; `clocks`:
     /// [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`], timing
     /// experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xrot][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -218,7 +215,6 @@ impl BinningPolicy {
                 ("planes", _) => p.stage_all = true,
                 ("keep", _) => p.reload = false,
                 ("late", _) => p.late_counts = true,
-                ("rot", _) => p.rotate_masks = true,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 ("hscalar", _) => p.histogram_scalar_loads = true,
@@ -241,7 +237,6 @@ impl BinningPolicy {
         for (on, flag) in [(ballots, "xballots".to_string()), (part, "xpart".into()), (self.stage_all, "xplanes".into()),
             (!self.reload, "xkeep".into()),
             (self.late_counts, "xlate".into()),
-            (self.rotate_masks, "xrot".into()),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
             (self.histogram_scalar_loads, "xhscalar".into()),
@@ -343,15 +338,12 @@ impl BinningPass {
         let shared_words = ctx.info().max_shared_memory_bytes / 4;
         // Mask rows too when peers are matched in shared memory: only at <= 32 lanes, and
         // only where both rows fit (else ballots; the pass's label says which ran).
-        // Rotating mask rows (three per subgroup) where they fit, else one.
         let counter_words = workgroup_size / min_sg * 256;
-        let fits = |mask_rows: u32| (1 + mask_rows) * counter_words + FIXED_SHARED_WORDS <= shared_words;
-        let mask_rows = if p.rotate_masks && !p.late_counts && fits(3) { 3 } else { 1 };
         let shared_match = p.peer_match == PeerMatch::Shared
             && ranking == Ranking::Stable
             && input.subgroup_size.unwrap_or(sg.max_size) <= 32
-            && fits(mask_rows);
-        let rows = counter_words * if shared_match { 1 + mask_rows } else { 1 };
+            && 2 * counter_words + FIXED_SHARED_WORDS <= shared_words;
+        let rows = counter_words * if shared_match { 2 } else { 1 };
         let fit = shared_words.saturating_sub(FIXED_SHARED_WORDS) / (workgroup_size * planes);
         // A position in the tile takes 16 bits of the kernel's per-element word.
         let items = items.min(fit).min(MAX_TILE / workgroup_size);
@@ -399,20 +391,18 @@ impl BinningPass {
                 p.lookback_window,
                 p.reload as u32,
                 !p.late_counts as u32,
-                mask_rows,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
             push_bytes: kernel.push_bytes,
         })?;
-        let ranking = match (ranking, shared_match, partitioned, p.late_counts, mask_rows) {
+        let ranking = match (ranking, shared_match, partitioned, p.late_counts) {
             (Ranking::Atomic, ..) => "atomic",
-            (_, true, _, true, _) => "shared match, late counts",
-            (_, true, _, _, 3) => "shared match, rotating masks",
+            (_, true, _, true) => "shared match, late counts",
             (_, true, ..) => "shared match",
-            (_, _, true, true, _) => "partitioned, late counts",
-            (_, _, true, ..) => "partitioned",
-            (.., true, _) => "ballots, late counts",
+            (_, _, true, true) => "partitioned, late counts",
+            (_, _, true, _) => "partitioned",
+            (.., true) => "ballots, late counts",
             _ => "ballots",
         };
         Ok(BinningPass {
@@ -455,7 +445,7 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "256x20xrot", "64x8xballotsxlatexrot"] {
+        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "64x8xballotsxlate"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);
