@@ -53,7 +53,8 @@ layout(constant_id = 8) const uint ATOMIC_RANK = 0;
 // the peer matching (every element its own group), bit 4 only the step counters (bits 2 to
 // 4: ballot and partition matching only, not SHARED_MATCH). Bits 5 to 8 are not skips
 // (results stay right): 5 ranks with uvec4 ballots at every width; 6 to 8 split the
-// staging and the scatter with barriers (split_at).
+// staging and the scatter with barriers (split_at); 9 reads the words to stage before the
+// look-back (RELOAD only).
 layout(constant_id = 9) const uint DEBUG_SKIP = 0;
 // 1: every word plane of the tile (key words, then value words) is staged at once, plane p at
 // s_mem[p * tile_size()], before the look-back; the scatter then needs no per-element arrays
@@ -403,7 +404,8 @@ void bucket_offsets(out uint hist[4]) {
 // once. No barriers while walking. A bucket whose walk meets a tile that stays not ready
 // reports it; the workgroup then recomputes the most recent such tile (decoupled fallback,
 // which needs the whole workgroup), and the walks go on. Leaves in s_glob[d] the global index
-// of this tile's first element of bucket d minus its tile position.
+// of this tile's first element of bucket d minus its tile position, and ends with a
+// workgroup barrier (one, without fallbacks).
 // Earlier tiles read per look-back round (independent loads, one latency): a tile late in a
 // wave of concurrent tiles walks back to the last wave's inclusive prefixes.
 layout(constant_id = 12) const uint LB_WINDOW = 8;
@@ -450,6 +452,7 @@ void look_back(uint tile, uint hist[4]) {
     uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
     if ((DEBUG_SKIP & 1u) != 0u) {
         for (uint d = lid; d < 256u; d += wg) s_glob[d] = bucket_base(d) - s_start[d];
+        barrier();
         return;
     }
     uint look[4], sum[4];
@@ -460,9 +463,7 @@ void look_back(uint tile, uint hist[4]) {
         sum[k] = 0u;
         if (d >= 256u || tile == 0u) done |= 1u << k;
     }
-    if (lid == 0u) s_stuck[0] = 0u;
-    barrier();
-    uint fallbacks = 0u;
+    uint fallbacks = 0u;  // s_stuck[0] was cleared when the tile was taken
     for (uint r = 0u;; ++r) {
         uint cur = r & 1u;
         if (lid == 0u) s_stuck[cur ^ 1u] = 0u;
@@ -475,6 +476,12 @@ void look_back(uint tile, uint hist[4]) {
             } else {
                 atomicMax(s_stuck[cur], look[k] + 1u);
             }
+        }
+        // Complete buckets' destinations before the round's barrier: without a fallback it is
+        // the look-back's only barrier (it also orders the staging before the scatter).
+        for (uint k = 0u; k < 4u; ++k) {
+            uint d = lid + k * wg;
+            if (d < 256u && (done & (1u << k)) != 0u) s_glob[d] = sum[k] + bucket_base(d) - s_start[d];
         }
         barrier();
         uint stuck = s_stuck[cur];
@@ -497,10 +504,6 @@ void look_back(uint tile, uint hist[4]) {
             }
         }
         fallbacks += 1u;
-    }
-    for (uint k = 0u; k < 4u; ++k) {
-        uint d = lid + k * wg;
-        if (d < 256u) s_glob[d] = sum[k] + bucket_base(d) - s_start[d];
     }
     if (fallbacks > 0u && lid == 0u) atomicAdd(state[1], fallbacks);
 }
@@ -531,10 +534,10 @@ void unstage(uint count, out uint w[ITEMS]) {
 // STAGE_ALL (and RELOAD): every word plane in shared memory at once, element j's words at
 // its tile position of each plane; from registers, or with RELOAD from the buffers.
 const uint KEY_WORDS = KEY64 != 0 ? 2u : 1u;
-void stage_values(uint tile, uint j, uint at) {
+void stage_values(uint tile, uint j, uint at, bool held) {
 #if VALUE_WORDS > 0
     uint t = tile_size();
-    VAL val = RELOAD != 0u ? vals_in[key_index(tile, j)] : v[j];
+    VAL val = RELOAD != 0u && !held ? vals_in[key_index(tile, j)] : v[j];
 #if VALUE_WORDS == 1
     s_mem[KEY_WORDS * t + at] = val;
 #else
@@ -551,19 +554,20 @@ bool split_at(uint j, uint bit) {
     return (DEBUG_SKIP & bit) != 0u && j > 0u && j * parts / ITEMS != (j - 1u) * parts / ITEMS;
 }
 
-void stage_planes(uint tile) {
+// held: the words are in key[] and v[] (RELOAD with debug bit 9: read before the look-back).
+void stage_planes(uint tile, bool held) {
     uint t = tile_size();
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         if (split_at(j, 64u)) barrier();
         uint e = el[j];
         if (e == INVALID) continue;
         uint at = el_pos(e);
-        KEY k = RELOAD != 0u ? keys_in[key_index(tile, j)] : key[j];
+        KEY k = RELOAD != 0u && !held ? keys_in[key_index(tile, j)] : key[j];
         s_mem[at] = uint(k);
 #if KEY64
         s_mem[t + at] = uint(k >> 32);
 #endif
-        stage_values(tile, j, at);
+        stage_values(tile, j, at, held);
     }
 }
 
@@ -606,7 +610,10 @@ void post_counts(uint tile, uint hist[4]) {
 
 void binning_pass() {
     uint lid = gl_LocalInvocationIndex;
-    if (lid == 0u) s_tile = atomicAdd(state[0], 1u);
+    if (lid == 0u) {
+        s_tile = atomicAdd(state[0], 1u);
+        s_stuck[0] = 0u;
+    }
     barrier();
     uint tile = s_tile;
     if (tile >= pc.num_tiles) return;  // surplus workgroup of a 2-D dispatch
@@ -670,11 +677,32 @@ void binning_pass() {
     }
     barrier();
     uint w[ITEMS], got[ITEMS];
-    if (STAGE_ALL != 0u || RELOAD != 0u) {
-        stage_planes(tile);
+    if (RELOAD != 0u && (DEBUG_SKIP & 512u) != 0u) {
+        // Experiment: the words are read again before the look-back and staged after it, so
+        // their latency hides behind the walk (at the cost of registers held through it).
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+            uint i = key_index(tile, j);
+            if (el[j] != INVALID) {
+                key[j] = keys_in[i];
+#if VALUE_WORDS > 0
+                v[j] = vals_in[i];
+#endif
+            }
+        }
         phase_end(2u);
         look_back(tile, hist);
+        stage_planes(tile, true);
         barrier();
+        phase_end(3u);
+        scatter_planes(count);
+        phase_end(4u);
+        phase_end(5u);
+        return;
+    }
+    if (STAGE_ALL != 0u || RELOAD != 0u) {
+        stage_planes(tile, false);
+        phase_end(2u);
+        look_back(tile, hist);  // ends with a barrier
         phase_end(3u);
         scatter_planes(count);
         phase_end(4u);
@@ -684,8 +712,7 @@ void binning_pass() {
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) w[j] = uint(key[j]);
     stage(w);
     phase_end(2u);
-    look_back(tile, hist);
-    barrier();
+    look_back(tile, hist);  // ends with a barrier
     phase_end(3u);
 
     // Keys: the low words are staged; 64-bit keys bring their high words in a second round.
