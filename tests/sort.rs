@@ -267,9 +267,8 @@ fn shared_memory_peer_matching() {
     // label says), with the fallback forced and few distinct keys.
     let ctx = common::ctx();
     // With keys and values read again while staging (the default) and kept in registers
-    // (`xkeep`), ranked before counting (`xlate`), and with the staging and scatter split by
-    // barriers (debug bits 6 to 8) and read before the look-back (bit 9): same results.
-    for name in ["64x15", "64x15xkeep", "64x15xlate", "64x15xskip448", "64x15xskip704"] {
+    // (`xkeep`), and ranked before counting (`xlate`): same results.
+    for name in ["64x15", "64x15xkeep", "64x15xlate"] {
         let policy = vkprims::prims::binning::BinningPolicy::parse(name).unwrap();
         let mut d = SortDesc::new(KeyType::U32, 1000);
         d.policy = policy;

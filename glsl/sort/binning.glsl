@@ -51,10 +51,8 @@ layout(constant_id = 8) const uint ATOMIC_RANK = 0;
 // Timing experiments only (wrong results): bit 0 skips the look-back, bit 1 the scatter's
 // global stores, bit 2 the ranking (every element rank 0 of its own bucket run), bit 3 only
 // the peer matching (every element its own group), bit 4 only the step counters (bits 2 to
-// 4: ballot and partition matching only, not SHARED_MATCH). Bits 5 to 8 are not skips
-// (results stay right): 5 ranks with uvec4 ballots at every width; 6 to 8 split the
-// staging and the scatter with barriers (split_at); 9 reads the words to stage before the
-// look-back (RELOAD only).
+// 4: ballot and partition matching only, not SHARED_MATCH). Bit 5 is not a skip: it ranks
+// with uvec4 ballots at every width (results stay right).
 layout(constant_id = 9) const uint DEBUG_SKIP = 0;
 // 1: every word plane of the tile (key words, then value words) is staged at once, plane p at
 // s_mem[p * tile_size()], before the look-back; the scatter then needs no per-element arrays
@@ -534,10 +532,10 @@ void unstage(uint count, out uint w[ITEMS]) {
 // STAGE_ALL (and RELOAD): every word plane in shared memory at once, element j's words at
 // its tile position of each plane; from registers, or with RELOAD from the buffers.
 const uint KEY_WORDS = KEY64 != 0 ? 2u : 1u;
-void stage_values(uint tile, uint j, uint at, bool held) {
+void stage_values(uint tile, uint j, uint at) {
 #if VALUE_WORDS > 0
     uint t = tile_size();
-    VAL val = RELOAD != 0u && !held ? vals_in[key_index(tile, j)] : v[j];
+    VAL val = RELOAD != 0u ? vals_in[key_index(tile, j)] : v[j];
 #if VALUE_WORDS == 1
     s_mem[KEY_WORDS * t + at] = val;
 #else
@@ -546,28 +544,18 @@ void stage_values(uint tile, uint j, uint at, bool held) {
 #endif
 #endif
 }
-// Register experiments (debug bits 6 and 7, results stay right): a workgroup barrier splits
-// the staging (6) or the scatter (7) into halves (quarters with bit 8), so the compiler
-// cannot hoist all of a lane's loads above the first store.
-bool split_at(uint j, uint bit) {
-    uint parts = (DEBUG_SKIP & 256u) != 0u ? 4u : 2u;
-    return (DEBUG_SKIP & bit) != 0u && j > 0u && j * parts / ITEMS != (j - 1u) * parts / ITEMS;
-}
-
-// held: the words are in key[] and v[] (RELOAD with debug bit 9: read before the look-back).
-void stage_planes(uint tile, bool held) {
+void stage_planes(uint tile) {
     uint t = tile_size();
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-        if (split_at(j, 64u)) barrier();
         uint e = el[j];
         if (e == INVALID) continue;
         uint at = el_pos(e);
-        KEY k = RELOAD != 0u && !held ? keys_in[key_index(tile, j)] : key[j];
+        KEY k = RELOAD != 0u ? keys_in[key_index(tile, j)] : key[j];
         s_mem[at] = uint(k);
 #if KEY64
         s_mem[t + at] = uint(k >> 32);
 #endif
-        stage_values(tile, j, at, held);
+        stage_values(tile, j, at);
     }
 }
 
@@ -578,7 +566,6 @@ void stage_planes(uint tile, bool held) {
 void scatter_planes(uint count) {
     uint t = tile_size(), wg = gl_WorkGroupSize.x;
     [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
-        if (split_at(r, 128u)) barrier();
         uint i = r * wg + gl_LocalInvocationIndex;
         if (i >= count) continue;
 #if KEY64
@@ -677,30 +664,8 @@ void binning_pass() {
     }
     barrier();
     uint w[ITEMS], got[ITEMS];
-    if (RELOAD != 0u && (DEBUG_SKIP & 512u) != 0u) {
-        // Experiment: the words are read again before the look-back and staged after it, so
-        // their latency hides behind the walk (at the cost of registers held through it).
-        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-            uint i = key_index(tile, j);
-            if (el[j] != INVALID) {
-                key[j] = keys_in[i];
-#if VALUE_WORDS > 0
-                v[j] = vals_in[i];
-#endif
-            }
-        }
-        phase_end(2u);
-        look_back(tile, hist);
-        stage_planes(tile, true);
-        barrier();
-        phase_end(3u);
-        scatter_planes(count);
-        phase_end(4u);
-        phase_end(5u);
-        return;
-    }
     if (STAGE_ALL != 0u || RELOAD != 0u) {
-        stage_planes(tile, false);
+        stage_planes(tile);
         phase_end(2u);
         look_back(tile, hist);  // ends with a barrier
         phase_end(3u);

@@ -94,11 +94,8 @@ pub struct BinningPolicy {
     /// Timing experiments only, results are wrong: skip phases of the binning pass (bit 0:
     /// look-back, 1: the scatter's global stores, 2: the ranking, 3: only its peer matching,
     /// 4: only its step counters; bits 2 to 4 act on ballot and partition matching only, not
-    /// on the shared-memory match). Bits 5 to 9 are not skips (results stay right): 5 ranks
-    /// with uvec4 ballots even at 32 lanes or fewer, so tests reach the wide-subgroup path;
-    /// 6 and 7 split the staging and the scatter into halves with a workgroup barrier
-    /// (quarters with 8), a register experiment; 9 reads the words to stage before the
-    /// look-back and stages them after it.
+    /// on the shared-memory match). Bit 5 is not a skip (results stay right): rank with uvec4
+    /// ballots even at 32 lanes or fewer, so tests reach the wide-subgroup path.
     #[serde(default)]
     pub debug_skip: u32,
     /// Sorts only, where the device has VK_KHR_shader_clock: time the binning pass's phases
