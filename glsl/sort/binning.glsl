@@ -5,24 +5,26 @@
 // A tile (ticket order) is WG * ITEMS elements, subgroup-striped as in scan/tile.glsl:
 // subgroup s owns a contiguous segment and in step j its lane l holds element j * S + l of
 // it, so the order (s, j, l) is the input order.
-//   1. Rank. Stable (ATOMIC_RANK = 0): first, for every step at once (independent, so the
-//      subgroup operations overlap), lanes with the same bucket find each other
-//      (subgroupPartitionNV where the device has it, else one ballot per bucket bit, all four
-//      ballot words): an element's rank is the count of lower peers. Then, step by step, the
-//      lowest peer adds the group's size to its subgroup's counter row and shuffles the old
-//      count to its peers: the only serial chain is one shared read-modify-write and one
-//      shuffle per step. Atomic (ATOMIC_RANK = 1): one shared counter per bucket, rank =
-//      atomicAdd; order within a bucket unspecified.
+//   1. Count (stable ranking, EARLY, CUB's early counts): each subgroup counts its
+//      elements' buckets into its counter row with shared atomics.
 //   2. Per bucket, a scan over the counter rows gives each row's offset and the tile's
-//      histogram; a scan over buckets gives where each bucket starts in the tile, so every
-//      element knows its position in the tile sorted by bucket.
-//   3. The tile's histogram is posted; the tile's word planes are staged in shared memory in
-//      that order (RELOAD, the default: every plane at once, keys read again from cache and
-//      values read then, so none is held in registers since its load; else the first plane
-//      from registers), then the predecessors are looked back on: per bucket, decoupled
-//      look-back over earlier tiles' histograms (30-bit counts and a 2-bit state in one
-//      word, raised only with atomicMax); a tile that stays not ready is recomputed from
-//      its elements by the whole workgroup (decoupled fallback).
+//      histogram, which is posted at once; a scan over buckets gives where each bucket
+//      starts in the tile, folded into the rows.
+//   3. Rank. Stable: step by step, lanes with the same bucket find each other (a shared
+//      mask word per bucket, SHARED_MATCH; else, for every step at once, subgroupPartitionNV
+//      or one ballot per bucket bit, all four ballot words): an element's rank is the count
+//      of lower peers, and the lowest peer takes the group's places with one atomicAdd on
+//      its subgroup's row and shuffles the result to its peers, so every element knows its
+//      position in the tile sorted by bucket. (EARLY = 0 ranks first, then counts: steps 1
+//      and 2 come after.) Atomic (ATOMIC_RANK = 1): one shared counter per bucket, rank =
+//      atomicAdd, order within a bucket unspecified, then step 2.
+//      The tile's word planes are staged in shared memory in that order (RELOAD, the
+//      default: every plane at once, keys read again from cache and values read then, so
+//      none is held in registers since its load; else the first plane from registers), then
+//      the predecessors are looked back on: per bucket, decoupled look-back over earlier
+//      tiles' histograms (30-bit counts and a 2-bit state in one word, raised only with
+//      atomicMax); a tile that stays not ready is recomputed from its elements by the whole
+//      workgroup (decoupled fallback).
 //   4. Scatter from shared memory in tile order (all planes at once, or plane by plane),
 //      so consecutive lanes write consecutive addresses of a bucket's run.
 //
@@ -111,8 +113,9 @@ uint tile_size() { return gl_WorkGroupSize.x * ITEMS; }
 // Phase clocks (CLOCKS variants, VK_KHR_shader_clock): invocation 0 adds the subgroup-clock
 // time of each phase, in units of 16 cycles, to the word after the look-back words
 // (state[STATE_BASE + 256 num_tiles + phase]); the phases end at workgroup barriers, so
-// invocation 0's time is the workgroup's. Phases: 0 load, 1 rank, 2 offsets and staging,
-// 3 look-back, 4 key scatter, 5 value scatter.
+// invocation 0's time is the workgroup's. Phases: 0 load, 1 count and offsets (EARLY; else
+// the ranking), 2 ranking and staging (else offsets and staging), 3 look-back, 4 key
+// scatter, 5 value scatter.
 uint clock_at = 0u;
 void phase_end(uint k) {
 #ifdef CLOCKS

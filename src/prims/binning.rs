@@ -137,8 +137,9 @@ fn default_reload() -> bool {
     true
 }
 
-/// The binning pass's phases, as its clocks count them.
-pub const PHASES: [&str; 6] = ["load", "rank", "offsets+stage", "look-back", "key scatter", "value scatter"];
+/// The binning pass's phases, as its clocks count them. With [`BinningPolicy::late_counts`]
+/// (and atomic ranking) the second phase is the ranking and the third the offsets and staging.
+pub const PHASES: [&str; 6] = ["load", "count+offsets", "rank+stage", "look-back", "key scatter", "value scatter"];
 /// Words after a pass's look-back words: the phase clocks (16-cycle units, summed over tiles).
 const CLOCK_WORDS: u64 = 16;
 
