@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, multisplit-4096, multisplit-pairs, windows: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 if want anchors; then
@@ -90,6 +90,8 @@ fi
 # bits 6-9, were removed after their runs: bench/results/h200/binning/RUNS.md.)
 step early9-28 150 $B bench sort --n 2^28 --key u32 --values 0,4 --binning-policy auto,autoxautoxlate --trials 10 --json "$OUT/early9-28.json"
 step early9-ms 120 $B bench multisplit --n 2^26 --key u32 --buckets 2,256 --values 0,4 --ranking stable --binning-policy auto,autoxautoxlate --trials 10 --json "$OUT/early9-ms.json"
+# Where the final pass's time goes (phase clocks) and whether the look-back window matters now.
+step clocks9 90 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy autoxautoxclocks,autoxautoxlb4xclocks,autoxautoxlb16xclocks --trials 10 --json "$OUT/clocks9.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
