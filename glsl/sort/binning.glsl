@@ -219,66 +219,6 @@ void zero_rows(bool shared_match) {
     barrier();
 }
 
-// Step 1 (EARLY = 0): rank every element among its bucket's peers of the same subgroup (or
-// tile); the counter rows end as each subgroup's (the tile's) bucket counts.
-void rank_tile() {
-    uint sg = gl_SubgroupID;
-    bool shared_match = SHARED_MATCH != 0u && ATOMIC_RANK == 0u;
-    zero_rows(shared_match);
-    if (ATOMIC_RANK != 0u) {
-        [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
-            if (el[j] != INVALID) el[j] |= atomicAdd(s_mem[el_bucket(el[j])], 1u);
-        barrier();
-        return;
-    }
-    if (shared_match) {
-        // Step by step: OR my lane's bit into my bucket's mask word, read the peers back,
-        // then the leader counts and clears. Three subgroup barriers order a step's ORs,
-        // its reads, and its clear and count before the next step.
-        uint masks = gl_NumSubgroups * 256u;
-        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-            uint e = el[j];
-            bool valid = e != INVALID;
-            uint a = sg * 256u + el_bucket(e);
-            if (valid) atomicOr(s_mem[masks + a], 1u << gl_SubgroupInvocationID);
-            step_barrier();
-            uint m = valid ? s_mem[masks + a] : 0u;
-            uint rank = bitCount(m & gl_SubgroupLtMask.x);
-            step_barrier();
-            uint before = 0u;
-            if (valid && rank == 0u) {
-                before = s_mem[a];
-                s_mem[a] = before + uint(bitCount(m));
-                s_mem[masks + a] = 0u;
-            }
-            before = subgroupShuffle(before, valid ? uint(findLSB(m)) : 0u);
-            step_barrier();
-            if (valid) el[j] = (el_bucket(e) << 16) | (before + rank);
-        }
-        barrier();
-        return;
-    }
-    match_peers();
-    // Counters, step by step. The leader's read and write and the next step's read are
-    // ordered by a subgroup-scope barrier on shared memory (subgroupBarrier() would also
-    // order buffer and image memory, which a driver may implement as a costlier fence).
-    [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-        uint e = el[j];
-        bool valid = e != INVALID;
-        uint d = el_bucket(e), rank = e & 0x7Fu, leader = (e >> 24) & 0x7Fu;
-        uint before = 0u;
-        if (valid && rank == 0u && (DEBUG_SKIP & 20u) == 0u) {  // skip: positions collide
-            before = s_mem[sg * 256u + d];
-            s_mem[sg * 256u + d] = before + ((e >> 8) & 0x7Fu) + 1u;
-        }
-        before = subgroupShuffle(before, valid ? leader : 0u);
-        step_barrier();
-        if ((DEBUG_SKIP & 4u) != 0u) rank = 0u;
-        if (valid) el[j] = (d << 16) | (before + rank);
-    }
-    barrier();
-}
-
 // Step 1 (EARLY): each subgroup's bucket counts, into its counter row.
 void count_tile() {
     zero_rows(SHARED_MATCH != 0u);
@@ -288,15 +228,15 @@ void count_tile() {
     barrier();
 }
 
-// Then (EARLY, once the rows hold where each subgroup's run of each bucket starts in the
-// tile): every element's tile position. Step by step the lowest peer takes its group's
-// places with one atomicAdd on its row; the atomics of successive steps are ordered by the
-// step's subgroup barrier (input order within a bucket), and only the shuffle waits for
-// their results.
-void rank_early() {
+// Stable ranking, step by step: the lowest peer takes its group's places with one atomicAdd
+// on its subgroup's counter row; the atomics of successive steps are ordered by the step's
+// subgroup barrier (input order within a bucket), and only the shuffle waits for their
+// results. With EARLY the rows hold where each subgroup's run of each bucket starts in the
+// tile, so elements get tile positions; from rank_tile they start at zero.
+void rank_steps() {
     uint row = gl_SubgroupID * 256u;
     if (SHARED_MATCH != 0u) {
-        // As in rank_tile: three subgroup barriers a step order its ORs before its reads,
+        // Three subgroup barriers a step order its ORs before its reads,
         // its reads before the leader's clear, and the clear and the atomicAdd before the
         // next step. (Three mask rows a subgroup, rotating so that one barrier a step would
         // do, took 1.2x the time on the H200: bench/results/h200/binning/session9/1-early.)
@@ -328,11 +268,28 @@ void rank_early() {
         bool valid = e != INVALID;
         uint d = el_bucket(e), rank = e & 0x7Fu, leader = (e >> 24) & 0x7Fu;
         uint base = 0u;
-        if (valid && rank == 0u) base = atomicAdd(s_mem[row + d], ((e >> 8) & 0x7Fu) + 1u);
+        if (valid && rank == 0u && (DEBUG_SKIP & 20u) == 0u)  // skip: positions collide
+            base = atomicAdd(s_mem[row + d], ((e >> 8) & 0x7Fu) + 1u);
         base = subgroupShuffle(base, valid ? leader : 0u);
         step_barrier();
+        if ((DEBUG_SKIP & 4u) != 0u) rank = 0u;
         if (valid) el[j] = (d << 16) | (base + rank);
     }
+}
+
+// Step 1 (EARLY = 0): rank every element among its bucket's peers of the same subgroup (or
+// tile); the counter rows end as each subgroup's (the tile's) bucket counts.
+void rank_tile() {
+    bool shared_match = SHARED_MATCH != 0u && ATOMIC_RANK == 0u;
+    zero_rows(shared_match);
+    if (ATOMIC_RANK != 0u) {
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
+            if (el[j] != INVALID) el[j] |= atomicAdd(s_mem[el_bucket(el[j])], 1u);
+        barrier();
+        return;
+    }
+    rank_steps();  // on rows from zero: positions within the subgroup's run of a bucket
+    barrier();
 }
 
 // Step 2: each row's offset per bucket within the tile (in s_mem, bucket start included), the
@@ -638,7 +595,7 @@ void binning_pass() {
         bucket_offsets(hist);
         post_counts(tile, hist);
         phase_end(1u);
-        rank_early();
+        rank_steps();
     } else {
         rank_tile();
         phase_end(1u);
