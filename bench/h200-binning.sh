@@ -92,6 +92,14 @@ step early9-28 150 $B bench sort --n 2^28 --key u32 --values 0,4 --binning-polic
 step early9-ms 120 $B bench multisplit --n 2^26 --key u32 --buckets 2,256 --values 0,4 --ranking stable --binning-policy auto,autoxautoxlate --trials 10 --json "$OUT/early9-ms.json"
 # Where the final pass's time goes (phase clocks) and whether the look-back window matters now.
 step clocks9 90 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy autoxautoxclocks,autoxautoxlb4xclocks,autoxautoxlb16xclocks --trials 10 --json "$OUT/clocks9.json"
+# Session 10: CUB's sm90 onesweep tile is 384x23 (two blocks an SM); our tiles at 384, 320, 448
+# and 512 invocations with their registers, keys and pairs at 2^26, the best at 2^28.
+T10K=auto,384x16,384x18,384x20,384x22,384x24,320x20,320x24,448x18,512x16,512x18
+T10P=auto,256x20,384x12,384x14,320x16,320x18,448x12,512x10,512x11
+step tiles10-stats 90 $B pipelines --stats --binning-policy $T10K,$T10P
+step tiles10 200 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy $T10K --trials 10 --json "$OUT/tiles10.json"
+step tiles10-pairs 200 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy $T10P --trials 10 --json "$OUT/tiles10-pairs.json"
+step tiles10-28 200 $B bench sort --n 2^28 --key u32 --values 0,4 --binning-policy ${T10_28:-auto} --trials 10 --profile --json "$OUT/tiles10-28.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
