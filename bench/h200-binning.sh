@@ -100,6 +100,12 @@ step tiles10-stats 90 $B pipelines --stats --binning-policy $T10K,$T10P
 step tiles10 200 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy $T10K --trials 10 --json "$OUT/tiles10.json"
 step tiles10-pairs 200 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy $T10P --trials 10 --json "$OUT/tiles10-pairs.json"
 step tiles10-28 200 $B bench sort --n 2^28 --key u32 --values 0,4 --binning-policy ${T10_28:-auto} --trials 10 --profile --json "$OUT/tiles10-28.json"
+T10B=auto,512x16,512x15,512x17,448x15,448x16,448x17,384x19
+T10U=auto,512x10,512x8,448x12,448x10,384x12,320x16
+step tiles10b-stats 90 $B pipelines --stats --binning-policy $T10B,$T10U
+step tiles10b 200 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy $T10B --trials 10 --json "$OUT/tiles10b.json"
+step tiles10-u64 200 $B bench sort --n 2^26 --key u64 --values 0 --binning-policy $T10U --trials 10 --json "$OUT/tiles10-u64.json"
+step tiles10-small 120 $B bench sort --n 2^20,2^22,2^24 --key u32 --values 0,4 --binning-policy auto,512x16,512x10,512x8,448x12 --trials 10 --json "$OUT/tiles10-small.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
