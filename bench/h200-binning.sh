@@ -106,6 +106,13 @@ step tiles10b-stats 90 $B pipelines --stats --binning-policy $T10B,$T10U
 step tiles10b 200 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy $T10B --trials 10 --json "$OUT/tiles10b.json"
 step tiles10-u64 200 $B bench sort --n 2^26 --key u64 --values 0 --binning-policy $T10U --trials 10 --json "$OUT/tiles10-u64.json"
 step tiles10-small 120 $B bench sort --n 2^20,2^22,2^24 --key u32 --values 0,4 --binning-policy auto,512x16,512x10,512x8,448x12 --trials 10 --json "$OUT/tiles10-small.json"
+# Session 10: values read, staged and scattered after the keys (`xvafter`): 4-byte pairs in
+# one shared plane, so their tiles may be as large as keys alone.
+T10V=auto,512x16xvafter,512x14xvafter,512x12xvafter,448x16xvafter,384x18xvafter
+step vafter10-stats 90 $B pipelines --stats --binning-policy $T10V
+step vafter10 200 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy $T10V --trials 10 --json "$OUT/vafter10.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
+# The device tool returns few files: keep only the archive where asked.
+[ -n "${PACK_ONLY:-}" ] && rm -rf "$OUT"

@@ -68,7 +68,7 @@ pub enum PeerMatch {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BinningPolicy {
     /// Capped at 16 subgroups (the kernel's per-subgroup bucket counters). 0 (the default):
-    /// tuned per element size, see [`BinningPolicy::AUTO_WORKGROUP`].
+    /// tuned per element size, see [`BinningPolicy::AUTO_TILE`].
     pub workgroup_size: u32,
     /// Elements per lane per tile (lowered where the tile would not fit in shared memory). 0
     /// (the default): tuned per element size, see [`BinningPolicy::AUTO_TILE`].
@@ -126,6 +126,11 @@ pub struct BinningPolicy {
     /// positions directly.
     #[serde(default)]
     pub late_counts: bool,
+    /// With [`BinningPolicy::reload`] and values (`xvafter`): stage only the key words before
+    /// the look-back, and read, stage and scatter the values after the keys (CUB's order),
+    /// through the same shared words: pairs then fit tiles as large as keys alone.
+    #[serde(default)]
+    pub values_after: bool,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -165,38 +170,42 @@ impl Default for BinningPolicy {
             stage_all: false,
             reload: true,
             late_counts: false,
+            values_after: false,
         }
     }
 }
 
 impl BinningPolicy {
-    /// The default tile (workgroup, items per lane) for 4-byte keys alone, and for anything
-    /// with more bytes per element (64-bit keys or values). H200 at 2^26 with reloads: u32 keys
-    /// 1.96 ms at 256x20, 2.21 at 256x15, 2.27 at 384x15; u32 pairs 2.76-2.80 at 256x15,
-    /// 2.97 at 256x20 (more registers than three workgroups allow). 384x15 with keys kept in
-    /// registers (the previous default) took 2.10 and pairs 3.28 at 256x15
-    /// (bench/results/h200/binning/session6).
-    pub const AUTO_TILE: [(u32, u32); 2] = [(256, 20), (256, 15)];
+    /// The default tile (workgroup, items per lane) by 4-byte words per element: one (u32
+    /// keys alone), two (u32 pairs, u64 keys), more. Two workgroups of 512 share an H200 SM
+    /// where a lane takes at most 64 registers: u32 keys at 512x16 (60 registers) took 1.664
+    /// ms at 2^26 against 1.822 at 256x20 (73 registers, three workgroups of 256); 512x15 and
+    /// 512x17 (73, 80 registers: one workgroup) 2.40 and 2.28. Two words: 512x10 (64
+    /// registers; 11 would not fit 48 KiB of shared memory with both planes) 2.547 against
+    /// 2.645 at 256x15 for pairs, u64 keys 4.653 against 4.678
+    /// (bench/results/h200/binning/session10/1-tiles, 2-tiles).
+    pub const AUTO_TILE: [(u32, u32); 3] = [(512, 16), (512, 10), (256, 15)];
 
     /// The tile asked for, (workgroup, items): the policy's, or the tuned default for the
     /// element where it says 0.
     pub fn tile_for(&self, key: KeyType, value_bytes: u32) -> (u32, u32) {
-        let auto = Self::AUTO_TILE[(key.wide() || value_bytes > 0) as usize];
+        let words = (key.bytes() as u32 + value_bytes) / 4;
+        let auto = Self::AUTO_TILE[(words as usize - 1).min(2)];
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xlbN][xhgN][xhscalar][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xvafter][xlbN][xhgN][xhscalar][xclocks]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
     /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `late`:
-    /// [`BinningPolicy::late_counts`];
+    /// [`BinningPolicy::late_counts`]; `vafter`: [`BinningPolicy::values_after`];
     /// `lbN`: the look-back window; `hgN`: the upfront histogram's workgroups; `hscalar`:
     /// [`BinningPolicy::histogram_scalar_loads`]; `clocks`:
     /// [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`], timing
     /// experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xvafter][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -214,6 +223,7 @@ impl BinningPolicy {
                 ("planes", _) => p.stage_all = true,
                 ("keep", _) => p.reload = false,
                 ("late", _) => p.late_counts = true,
+                ("vafter", _) => p.values_after = true,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 ("hscalar", _) => p.histogram_scalar_loads = true,
@@ -236,6 +246,7 @@ impl BinningPolicy {
         for (on, flag) in [(ballots, "xballots".to_string()), (part, "xpart".into()), (self.stage_all, "xplanes".into()),
             (!self.reload, "xkeep".into()),
             (self.late_counts, "xlate".into()),
+            (self.values_after, "xvafter".into()),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
             (self.histogram_scalar_loads, "xhscalar".into()),
@@ -273,6 +284,7 @@ pub(crate) struct BinningPass {
     pub stage_all: bool,
     pub lookback_window: u32,
     pub reload: bool,
+    pub values_after: bool,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -333,7 +345,13 @@ impl BinningPass {
         }
         // Shared memory: the larger of the counter rows and the staged word planes of the
         // tile (one, or all of them with `stage_all` or `reload`).
-        let planes = if p.stage_all || p.reload { (input.key.bytes() as u32 + input.value_bytes) / 4 } else { 1 };
+        let values_after = p.reload && p.values_after && input.value_bytes > 0;
+        let key_words = input.key.bytes() as u32 / 4;
+        let planes = match (values_after, p.stage_all || p.reload) {
+            (true, _) => key_words.max(input.value_bytes / 4),
+            (false, true) => key_words + input.value_bytes / 4,
+            (false, false) => 1,
+        };
         let shared_words = ctx.info().max_shared_memory_bytes / 4;
         // Mask rows too when peers are matched in shared memory: only at <= 32 lanes, and
         // only where both rows fit (else ballots; the pass's label says which ran).
@@ -390,6 +408,7 @@ impl BinningPass {
                 p.lookback_window,
                 p.reload as u32,
                 !p.late_counts as u32,
+                values_after as u32,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -414,6 +433,7 @@ impl BinningPass {
             stage_all: p.stage_all,
             lookback_window: p.lookback_window,
             reload: p.reload,
+            values_after,
             pipeline,
         })
     }
@@ -428,7 +448,8 @@ impl BinningPass {
         let planes = if self.stage_all { ", planes" } else { "" };
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
         let reload = if self.reload { "" } else { ", kept" };
-        format!("tile {} ({}x{}, {}{reload}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
+        let after = if self.values_after { ", values after keys" } else { "" };
+        format!("tile {} ({}x{}, {}{reload}{after}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }
 
