@@ -111,6 +111,10 @@ step tiles10-small 120 $B bench sort --n 2^20,2^22,2^24 --key u32 --values 0,4 -
 T10V=auto,512x16xvafter,512x14xvafter,512x12xvafter,448x16xvafter,384x18xvafter
 step vafter10-stats 90 $B pipelines --stats --binning-policy $T10V
 step vafter10 200 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy $T10V --trials 10 --json "$OUT/vafter10.json"
+# Session 10: the upfront histogram with interleaved counter copies (`xhsN`: invocation i
+# counts into copy i mod N, spreading a subgroup's shared atomics over the banks).
+step hist10 280 $B bench sort --n 2^24,2^28 --key u32 --values 0 --binning-policy auto,autoxautoxhs2,autoxautoxhs4,autoxautoxhs8 --trials 10 --profile --json "$OUT/hist10.json"
+step hist10-u64 90 $B bench sort --n 2^24 --key u64 --values 0 --binning-policy auto,autoxautoxhs2,autoxautoxhs4 --trials 10 --profile --json "$OUT/hist10-u64.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

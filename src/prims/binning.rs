@@ -87,6 +87,12 @@ pub struct BinningPolicy {
     /// bytes at a time (the default, where the keys' binding starts at a multiple of 16).
     #[serde(default)]
     pub histogram_scalar_loads: bool,
+    /// Sorts: interleaved copies of the upfront histogram's shared counters (`xhsN`), one per
+    /// invocation mod N, so a subgroup's atomics spread over the memory banks; lowered to fit
+    /// shared memory. The histogram's workgroup grows with it (128 x min(N, 4) invocations,
+    /// within the device's limits) so as many invocations share an SM.
+    #[serde(default = "default_spread")]
+    pub histogram_spread: u32,
 
     /// How stable ranking matches peers.
     #[serde(default)]
@@ -138,6 +144,9 @@ pub struct BinningPolicy {
 fn default_window() -> u32 {
     8
 }
+fn default_spread() -> u32 {
+    1
+}
 fn default_reload() -> bool {
     true
 }
@@ -164,6 +173,7 @@ impl Default for BinningPolicy {
             lookback_window: default_window(),
             histogram_groups: 2048,
             histogram_scalar_loads: false,
+            histogram_spread: default_spread(),
             peer_match: PeerMatch::Shared,
             debug_skip: 0,
             phase_clocks: false,
@@ -194,18 +204,18 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xvafter][xlbN][xhgN][xhscalar][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xvafter][xlbN][xhgN][xhscalar][xhsN][xclocks]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
     /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `late`:
     /// [`BinningPolicy::late_counts`]; `vafter`: [`BinningPolicy::values_after`];
     /// `lbN`: the look-back window; `hgN`: the upfront histogram's workgroups; `hscalar`:
-    /// [`BinningPolicy::histogram_scalar_loads`]; `clocks`:
+    /// [`BinningPolicy::histogram_scalar_loads`]; `hsN`: [`BinningPolicy::histogram_spread`]; `clocks`:
     /// [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`], timing
     /// experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xvafter][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xvafter][xlbN][xhgN][xhscalar][xhsN][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -227,6 +237,7 @@ impl BinningPolicy {
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 ("hscalar", _) => p.histogram_scalar_loads = true,
+                (r, _) if r.starts_with("hs") => p.histogram_spread = r[2..].parse().ok().filter(|&g| (1..=32).contains(&g)).ok_or_else(bad)?,
                 ("clocks", _) => p.phase_clocks = true,
                 (_, Some(n)) => p.debug_skip = n.parse().map_err(|_| bad())?,
                 _ => return Err(bad()),
@@ -250,6 +261,7 @@ impl BinningPolicy {
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
             (self.histogram_scalar_loads, "xhscalar".into()),
+            (self.histogram_spread != d.histogram_spread, format!("xhs{}", self.histogram_spread)),
             (self.phase_clocks, "xclocks".into())]
         {
             if on {
