@@ -106,15 +106,8 @@ step tiles10b-stats 90 $B pipelines --stats --binning-policy $T10B,$T10U
 step tiles10b 200 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy $T10B --trials 10 --json "$OUT/tiles10b.json"
 step tiles10-u64 200 $B bench sort --n 2^26 --key u64 --values 0 --binning-policy $T10U --trials 10 --json "$OUT/tiles10-u64.json"
 step tiles10-small 120 $B bench sort --n 2^20,2^22,2^24 --key u32 --values 0,4 --binning-policy auto,512x16,512x10,512x8,448x12 --trials 10 --json "$OUT/tiles10-small.json"
-# Session 10: values read, staged and scattered after the keys (`xvafter`): 4-byte pairs in
-# one shared plane, so their tiles may be as large as keys alone.
-T10V=auto,512x16xvafter,512x14xvafter,512x12xvafter,448x16xvafter,384x18xvafter
-step vafter10-stats 90 $B pipelines --stats --binning-policy $T10V
-step vafter10 200 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy $T10V --trials 10 --json "$OUT/vafter10.json"
-# Session 10: the upfront histogram with interleaved counter copies (`xhsN`: invocation i
-# counts into copy i mod N, spreading a subgroup's shared atomics over the banks).
-step hist10 280 $B bench sort --n 2^24,2^28 --key u32 --values 0 --binning-policy auto,autoxautoxhs2,autoxautoxhs4,autoxautoxhs8 --trials 10 --profile --json "$OUT/hist10.json"
-step hist10-u64 90 $B bench sort --n 2^24 --key u64 --values 0 --binning-policy auto,autoxautoxhs2,autoxautoxhs4 --trials 10 --profile --json "$OUT/hist10-u64.json"
+# (Session 10's `xvafter` and `xhsN` experiments ran as the vafter10 and hist10 steps of
+# commits a2da6ef and 7f348e8, and were removed: bench/results/h200/binning/RUNS.md.)
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

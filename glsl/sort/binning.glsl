@@ -83,12 +83,6 @@ layout(constant_id = 13) const uint RELOAD = 0;
 // its group's places with one shared atomicAdd on its row, whose result only the shuffle to
 // its peers waits for. 0: rank first, then offsets, then positions (the order of steps 1-2).
 layout(constant_id = 14) const uint EARLY = 1;
-// 1 (with RELOAD, where there are values; policy flag `xvafter`): only the key words are
-// staged before the look-back; the values are read once the keys are scattered, staged in
-// the same words and scattered (CUB's order). Halves the shared memory of 4-byte pairs, so
-// a tile may hold as many elements as for keys alone, at the cost of a second round of
-// barriers and the value loads' latency after the look-back.
-layout(constant_id = 15) const uint VALUES_AFTER = 0;
 
 const uint STATE_BASE = 4u;
 const uint NOT_READY = 0u, AGGREGATE = 1u, INCLUSIVE = 2u;
@@ -498,19 +492,18 @@ void unstage(uint count, out uint w[ITEMS]) {
 // STAGE_ALL (and RELOAD): every word plane in shared memory at once, element j's words at
 // its tile position of each plane; from registers, or with RELOAD from the buffers.
 const uint KEY_WORDS = KEY64 != 0 ? 2u : 1u;
-void stage_values(uint tile, uint j, uint at, uint plane0) {
+void stage_values(uint tile, uint j, uint at) {
 #if VALUE_WORDS > 0
     uint t = tile_size();
     VAL val = RELOAD != 0u ? vals_in[key_index(tile, j)] : v[j];
 #if VALUE_WORDS == 1
-    s_mem[plane0 * t + at] = val;
+    s_mem[KEY_WORDS * t + at] = val;
 #else
-    s_mem[plane0 * t + at] = val.x;
-    s_mem[(plane0 + 1u) * t + at] = val.y;
+    s_mem[KEY_WORDS * t + at] = val.x;
+    s_mem[(KEY_WORDS + 1u) * t + at] = val.y;
 #endif
 #endif
 }
-// Every plane (keys, then values unless VALUES_AFTER), each element at its tile position.
 void stage_planes(uint tile) {
     uint t = tile_size();
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
@@ -522,18 +515,8 @@ void stage_planes(uint tile) {
 #if KEY64
         s_mem[t + at] = uint(k >> 32);
 #endif
-        if (VALUES_AFTER == 0u) stage_values(tile, j, at, KEY_WORDS);
+        stage_values(tile, j, at);
     }
-}
-
-// The value staged at tile position i (planes from plane0) to dst.
-void scatter_value(uint dst, uint i, uint plane0) {
-    uint t = tile_size();
-#if VALUE_WORDS == 1
-    vals_out[dst] = s_mem[plane0 * t + i];
-#elif VALUE_WORDS == 2
-    vals_out[dst] = uvec2(s_mem[plane0 * t + i], s_mem[(plane0 + 1u) * t + i]);
-#endif
 }
 
 // Then each lane takes tile positions r * WG + lid: its key (for the bucket), destination,
@@ -553,23 +536,12 @@ void scatter_planes(uint count) {
         uint dst = s_glob[bucket_is_key_function() ? bucket_of(0u, k) : bucket_at(i)] + i;
         if ((DEBUG_SKIP & 2u) != 0u) continue;
         keys_out[dst] = k;
-        if (VALUE_WORDS > 0 && VALUES_AFTER == 0u) scatter_value(dst, i, KEY_WORDS);
-    }
-}
-
-// VALUES_AFTER: once the keys are out, the values through the same shared words; a
-// position's bucket comes from the bucket starts (its key's words are gone).
-void scatter_values_after(uint tile, uint count) {
-#if VALUE_WORDS > 0
-    barrier();  // every key read out of s_mem
-    [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
-        if (el[j] != INVALID) stage_values(tile, j, el_pos(el[j]), 0u);
-    barrier();
-    [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
-        uint i = r * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
-        if (i < count && (DEBUG_SKIP & 2u) == 0u) scatter_value(s_glob[bucket_at(i)] + i, i, 0u);
-    }
+#if VALUE_WORDS == 1
+        vals_out[dst] = s_mem[KEY_WORDS * t + i];
+#elif VALUE_WORDS == 2
+        vals_out[dst] = uvec2(s_mem[KEY_WORDS * t + i], s_mem[(KEY_WORDS + 1u) * t + i]);
 #endif
+    }
 }
 
 // Publish the tile's histogram at once: tile 0 is complete (a forced tile posts nothing yet).
@@ -659,7 +631,6 @@ void binning_pass() {
         phase_end(3u);
         scatter_planes(count);
         phase_end(4u);
-        if (VALUES_AFTER != 0u) scatter_values_after(tile, count);
         phase_end(5u);
         return;
     }

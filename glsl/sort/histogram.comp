@@ -14,10 +14,6 @@ layout(constant_id = 3) const uint PASSES = 4;
 // H200); needs the keys' binding to start at a multiple of 16 bytes (the host checks). 0: one
 // load per key.
 layout(constant_id = 4) const uint VEC4 = 1;
-// Copies of every counter, interleaved: invocation i counts into copy i % SPREAD, so the 32
-// lanes of a shared atomic spread over the banks (one copy: a bank per digit mod 32, and 32
-// random digits put about 3.5 lanes on the busiest bank, which serialises the atomic).
-layout(constant_id = 5) const uint SPREAD = 1;
 #include "sort/sort_keys.glsl"
 #include "sort/hist_layout.glsl"
 
@@ -27,7 +23,7 @@ layout(set = 0, binding = 0, std430) readonly buffer Keys4 { uvec4 keys4[]; };
 // Counts into this workgroup's copy (sort/hist_layout.glsl).
 layout(set = 0, binding = 1, std430) buffer Hist { uint hist[]; };
 
-shared uint s_hist[PASSES * 256u * SPREAD];
+shared uint s_hist[PASSES * 256u];
 
 // Loads per lane per round, all issued before any key is counted: enough bytes in flight to
 // keep device memory busy (a load-then-count loop left the H200 at a fraction of it).
@@ -38,8 +34,7 @@ const uint ROUND_KEYS = ROUND_VECS * PER_VEC;
 void count_key(KEY k) {
     [[unroll]] for (uint p = 0u; p < PASSES; ++p) {
         uint bits = p + 1u == PASSES ? pc.last_bits : 8u;
-        uint at = (p * 256u + digit_of(k, pc.lo + 8u * p, bits)) * SPREAD + gl_LocalInvocationIndex % SPREAD;
-        atomicAdd(s_hist[at], 1u);
+        atomicAdd(s_hist[p * 256u + digit_of(k, pc.lo + 8u * p, bits)], 1u);
     }
 }
 
@@ -54,7 +49,7 @@ void count_vec(uvec4 v) {
 
 void main() {
     uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
-    for (uint i = lid; i < PASSES * 256u * SPREAD; i += wg) s_hist[i] = 0u;
+    for (uint i = lid; i < PASSES * 256u; i += wg) s_hist[i] = 0u;
     barrier();
     if (VEC4 != 0u) {
         uint vecs = pc.n / PER_VEC, chunk = wg * ROUND_VECS;
@@ -85,8 +80,7 @@ void main() {
     barrier();
     uint copy = hist_copy(gl_WorkGroupID.x);
     for (uint i = lid; i < PASSES * 256u; i += wg) {
-        uint c = 0u;
-        for (uint s = 0u; s < SPREAD; ++s) c += s_hist[i * SPREAD + s];
+        uint c = s_hist[i];
         if (c != 0u) atomicAdd(hist[copy + i], c);
     }
 }

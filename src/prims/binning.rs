@@ -87,12 +87,6 @@ pub struct BinningPolicy {
     /// bytes at a time (the default, where the keys' binding starts at a multiple of 16).
     #[serde(default)]
     pub histogram_scalar_loads: bool,
-    /// Sorts: interleaved copies of the upfront histogram's shared counters (`xhsN`), one per
-    /// invocation mod N, so a subgroup's atomics spread over the memory banks; lowered to fit
-    /// shared memory. The histogram's workgroup grows with it (128 x min(N, 4) invocations,
-    /// within the device's limits) so as many invocations share an SM.
-    #[serde(default = "default_spread")]
-    pub histogram_spread: u32,
 
     /// How stable ranking matches peers.
     #[serde(default)]
@@ -132,20 +126,12 @@ pub struct BinningPolicy {
     /// positions directly.
     #[serde(default)]
     pub late_counts: bool,
-    /// With [`BinningPolicy::reload`] and values (`xvafter`): stage only the key words before
-    /// the look-back, and read, stage and scatter the values after the keys (CUB's order),
-    /// through the same shared words: pairs then fit tiles as large as keys alone.
-    #[serde(default)]
-    pub values_after: bool,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
 /// 0.49 with 32 (bench/results/h200/binning/session4/6-final, windows).
 fn default_window() -> u32 {
     8
-}
-fn default_spread() -> u32 {
-    1
 }
 fn default_reload() -> bool {
     true
@@ -173,14 +159,12 @@ impl Default for BinningPolicy {
             lookback_window: default_window(),
             histogram_groups: 2048,
             histogram_scalar_loads: false,
-            histogram_spread: default_spread(),
             peer_match: PeerMatch::Shared,
             debug_skip: 0,
             phase_clocks: false,
             stage_all: false,
             reload: true,
             late_counts: false,
-            values_after: false,
         }
     }
 }
@@ -204,18 +188,18 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xvafter][xlbN][xhgN][xhscalar][xhsN][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xlbN][xhgN][xhscalar][xclocks]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
     /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `late`:
-    /// [`BinningPolicy::late_counts`]; `vafter`: [`BinningPolicy::values_after`];
+    /// [`BinningPolicy::late_counts`];
     /// `lbN`: the look-back window; `hgN`: the upfront histogram's workgroups; `hscalar`:
-    /// [`BinningPolicy::histogram_scalar_loads`]; `hsN`: [`BinningPolicy::histogram_spread`]; `clocks`:
+    /// [`BinningPolicy::histogram_scalar_loads`]; `clocks`:
     /// [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`], timing
     /// experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xvafter][xlbN][xhgN][xhscalar][xhsN][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -233,11 +217,9 @@ impl BinningPolicy {
                 ("planes", _) => p.stage_all = true,
                 ("keep", _) => p.reload = false,
                 ("late", _) => p.late_counts = true,
-                ("vafter", _) => p.values_after = true,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 ("hscalar", _) => p.histogram_scalar_loads = true,
-                (r, _) if r.starts_with("hs") => p.histogram_spread = r[2..].parse().ok().filter(|&g| (1..=32).contains(&g)).ok_or_else(bad)?,
                 ("clocks", _) => p.phase_clocks = true,
                 (_, Some(n)) => p.debug_skip = n.parse().map_err(|_| bad())?,
                 _ => return Err(bad()),
@@ -257,11 +239,9 @@ impl BinningPolicy {
         for (on, flag) in [(ballots, "xballots".to_string()), (part, "xpart".into()), (self.stage_all, "xplanes".into()),
             (!self.reload, "xkeep".into()),
             (self.late_counts, "xlate".into()),
-            (self.values_after, "xvafter".into()),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
             (self.histogram_scalar_loads, "xhscalar".into()),
-            (self.histogram_spread != d.histogram_spread, format!("xhs{}", self.histogram_spread)),
             (self.phase_clocks, "xclocks".into())]
         {
             if on {
@@ -296,7 +276,6 @@ pub(crate) struct BinningPass {
     pub stage_all: bool,
     pub lookback_window: u32,
     pub reload: bool,
-    pub values_after: bool,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -357,13 +336,7 @@ impl BinningPass {
         }
         // Shared memory: the larger of the counter rows and the staged word planes of the
         // tile (one, or all of them with `stage_all` or `reload`).
-        let values_after = p.reload && p.values_after && input.value_bytes > 0;
-        let key_words = input.key.bytes() as u32 / 4;
-        let planes = match (values_after, p.stage_all || p.reload) {
-            (true, _) => key_words.max(input.value_bytes / 4),
-            (false, true) => key_words + input.value_bytes / 4,
-            (false, false) => 1,
-        };
+        let planes = if p.stage_all || p.reload { (input.key.bytes() as u32 + input.value_bytes) / 4 } else { 1 };
         let shared_words = ctx.info().max_shared_memory_bytes / 4;
         // Mask rows too when peers are matched in shared memory: only at <= 32 lanes, and
         // only where both rows fit (else ballots; the pass's label says which ran).
@@ -420,7 +393,6 @@ impl BinningPass {
                 p.lookback_window,
                 p.reload as u32,
                 !p.late_counts as u32,
-                values_after as u32,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -445,7 +417,6 @@ impl BinningPass {
             stage_all: p.stage_all,
             lookback_window: p.lookback_window,
             reload: p.reload,
-            values_after,
             pipeline,
         })
     }
@@ -460,8 +431,7 @@ impl BinningPass {
         let planes = if self.stage_all { ", planes" } else { "" };
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
         let reload = if self.reload { "" } else { ", kept" };
-        let after = if self.values_after { ", values after keys" } else { "" };
-        format!("tile {} ({}x{}, {}{reload}{after}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
+        format!("tile {} ({}x{}, {}{reload}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }
 

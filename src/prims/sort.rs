@@ -134,27 +134,10 @@ pub struct SortPlan {
     histogram: Arc<Pipeline>,
     /// One load per key, for keys bound off a 16-byte boundary (where the device allows it).
     histogram_unaligned: Option<Arc<Pipeline>>,
-    /// The upfront histogram's workgroup and counter copies ([`histogram_geometry`]).
-    histogram_workgroup: u32,
-    histogram_spread: u32,
     offsets: Arc<Pipeline>,
     pass: BinningPass,
     /// The first digit pass when it ranks with atomics (`Ranking::Atomic`).
     first: Option<BinningPass>,
-}
-
-/// The upfront histogram's workgroup and its interleaved counter copies: the policy's copies,
-/// as many as fit shared memory, and 128 invocations per copy up to 512, within the device's
-/// limits (128: a workgroup even a pinned subgroup size of 4 allows).
-fn histogram_geometry(ctx: &Context, desc: &SortDesc) -> (u32, u32) {
-    let counters = desc.passes() * 256;
-    let spread = desc.policy.histogram_spread.min(ctx.info().max_shared_memory_bytes / 4 / counters).max(1);
-    let info = ctx.info();
-    let mut wg = (128 * spread.min(4)).min(info.max_workgroup_invocations);
-    if let Some(s) = desc.subgroup_size {
-        wg = wg.min(s * info.subgroup.max_workgroup_subgroups);
-    }
-    ((wg / 128 * 128).max(128), spread)
 }
 
 impl SortPlan {
@@ -167,11 +150,11 @@ impl SortPlan {
         let kw = if desc.key.wide() { "k64" } else { "k32" };
         let kind = desc.key.kind();
         let desc_flag = desc.descending as u32;
-        let (histogram_workgroup, spread) = histogram_geometry(ctx, &desc);
         let histogram_kernel = |vector_loads: bool| {
             ctx.pipeline(PipelineKey {
                 shader: if desc.key.wide() { "sort_histogram_k64" } else { "sort_histogram_k32" },
-                spec: vec![histogram_workgroup, kind, desc_flag, desc.passes(), vector_loads as u32, spread],
+                // 128 invocations: a workgroup even a pinned subgroup size of 4 allows.
+                spec: vec![128, kind, desc_flag, desc.passes(), vector_loads as u32],
                 subgroup_size: desc.subgroup_size,
                 bindings: 2,
                 push_bytes: 12,
@@ -200,7 +183,7 @@ impl SortPlan {
             Ranking::Stable => None,
         };
         let pass = BinningPass::new(ctx, &what, input, desc.force_fallback_period, &desc.policy, Ranking::Stable, kernel)?;
-        Ok(SortPlan { desc, histogram, histogram_unaligned, histogram_workgroup, histogram_spread: spread, offsets, pass, first })
+        Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first })
     }
 
     pub fn desc(&self) -> &SortDesc {
@@ -226,9 +209,6 @@ impl SortPlan {
         }
         if self.desc.policy.histogram_scalar_loads {
             s += ", histogram scalar loads";
-        }
-        if self.desc.policy.histogram_spread != BinningPolicy::default().histogram_spread {
-            s += &format!(", histogram {}x{} copies", self.histogram_workgroup, self.histogram_spread);
         }
         s
     }
@@ -304,9 +284,8 @@ impl SortPlan {
         let kb = self.keys_bytes();
         let hist = scratch.hist.sub(0, self.hist_bytes());
         let push: [u32; 3] = [self.desc.n as u32, self.desc.bits.0, self.last_bits()];
-        // A round of a histogram workgroup counts WG x 16 keys (64-bit: WG x 8).
-        let round = self.histogram_workgroup as u64 * 16;
-        let groups = (self.desc.policy.histogram_groups as u64).min(self.desc.n.div_ceil(round)) as u32;
+        // A round of a histogram workgroup counts 128 x 16 keys (64-bit: 128 x 8).
+        let groups = (self.desc.policy.histogram_groups as u64).min(self.desc.n.div_ceil(128 * 16)) as u32;
         let histogram = match &self.histogram_unaligned {
             Some(scalar) if keys_in.offset % 16 != 0 => scalar,
             _ => &self.histogram,
