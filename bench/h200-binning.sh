@@ -108,6 +108,9 @@ step tiles10-u64 200 $B bench sort --n 2^26 --key u64 --values 0 --binning-polic
 step tiles10-small 120 $B bench sort --n 2^20,2^22,2^24 --key u32 --values 0,4 --binning-policy auto,512x16,512x10,512x8,448x12 --trials 10 --json "$OUT/tiles10-small.json"
 # (Session 10's `xvafter` and `xhsN` experiments ran as the vafter10 and hist10 steps of
 # commits a2da6ef and 7f348e8, and were removed: bench/results/h200/binning/RUNS.md.)
+# Session 10: look-back window and histogram workgroups around the 512x16 default at 2^28.
+step lb10 280 $B bench sort --n 2^28 --key u32 --values 0 --binning-policy auto,autoxautoxlb4,autoxautoxlb16,autoxautoxhg1024,autoxautoxhg4096 --trials 10 --json "$OUT/lb10.json"
+step lb10-ms 150 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 0 --ranking stable --binning-policy auto,autoxautoxlb4,autoxautoxlb16 --trials 10 --json "$OUT/lb10-ms.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
