@@ -106,17 +106,12 @@ step tiles10b-stats 90 $B pipelines --stats --binning-policy $T10B,$T10U
 step tiles10b 200 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy $T10B --trials 10 --json "$OUT/tiles10b.json"
 step tiles10-u64 200 $B bench sort --n 2^26 --key u64 --values 0 --binning-policy $T10U --trials 10 --json "$OUT/tiles10-u64.json"
 step tiles10-small 120 $B bench sort --n 2^20,2^22,2^24 --key u32 --values 0,4 --binning-policy auto,512x16,512x10,512x8,448x12 --trials 10 --json "$OUT/tiles10-small.json"
-# (Session 10's `xvafter` and `xhsN` experiments ran as the vafter10 and hist10 steps of
-# commits a2da6ef and 7f348e8, and were removed: bench/results/h200/binning/RUNS.md.)
+# (Session 10's `xvafter`, `xhsN` and `xsrN` experiments ran as the vafter10, hist10 and sr10
+# steps of commits a2da6ef, 7f348e8 and c3d6f9f, and were removed:
+# bench/results/h200/binning/RUNS.md.)
 # Session 10: look-back window and histogram workgroups around the 512x16 default at 2^28.
 step lb10 280 $B bench sort --n 2^28 --key u32 --values 0 --binning-policy auto,autoxautoxlb4,autoxautoxlb16,autoxautoxhg1024,autoxautoxhg4096 --trials 10 --json "$OUT/lb10.json"
 step lb10-ms 150 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 0 --ranking stable --binning-policy auto,autoxautoxlb4,autoxautoxlb16 --trials 10 --json "$OUT/lb10-ms.json"
-# Session 10: staging in rounds (`xsrN`), so 8-byte elements (u32 pairs, u64 keys) take
-# 512x16 tiles in two rounds of 4,096 positions; against 512x10 in one round.
-step sr10-stats 60 $B pipelines --stats --binning-policy auto,512x10,512x14xsr2,512x12xsr2
-step sr10 100 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,512x10,512x14xsr2,512x12xsr2 --trials 10 --json "$OUT/sr10.json"
-step sr10-u64 60 $B bench sort --n 2^26 --key u64 --values 0 --binning-policy auto,512x10 --trials 10 --json "$OUT/sr10-u64.json"
-step sr10-28 120 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,512x10 --trials 10 --profile --json "$OUT/sr10-28.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

@@ -260,27 +260,6 @@ fn all_planes_staged_at_once() {
 }
 
 #[test]
-fn staging_rounds() {
-    // `xsrN`: the tile's planes staged and scattered in N rounds of positions (elements of
-    // several words in larger tiles); every key and value width, both directions, a forced
-    // fallback, sizes that leave the last tile's rounds partly or wholly empty.
-    let ctx = common::ctx();
-    for (policy, n) in [("64x16xsr2", 23_333), ("64x15xsr3", 10_009), ("autox16xsr4xballots", 2_047)] {
-        let widths = [(KeyType::U32, 0), (KeyType::F32, 4), (KeyType::U64, 0), (KeyType::I64, 4), (KeyType::F64, 8)];
-        for (i, (key, value_bytes)) in widths.into_iter().enumerate() {
-            let mut d = SortDesc::new(key, n);
-            d.policy = vkprims::prims::binning::BinningPolicy::parse(policy).unwrap();
-            d.value_bytes = value_bytes;
-            d.descending = i % 2 == 1;
-            d.force_fallback_period = if d.descending { 3 } else { 0 };
-            check(&d, KeyPattern::Random, 51);
-            check(&d, KeyPattern::FewDistinct, 52);
-        }
-    }
-    common::assert_no_validation_messages(&ctx);
-}
-
-#[test]
 fn shared_memory_peer_matching() {
     // The default matching: peers matched by atomicOr into shared mask words (at most 32
     // lanes, and where the mask rows fit: on lavapipe's 32 KiB, 8 subgroups of a

@@ -83,12 +83,6 @@ layout(constant_id = 13) const uint RELOAD = 0;
 // its group's places with one shared atomicAdd on its row, whose result only the shuffle to
 // its peers waits for. 0: rank first, then offsets, then positions (the order of steps 1-2).
 layout(constant_id = 14) const uint EARLY = 1;
-// Staging rounds (STAGE_ALL or RELOAD; the host makes ITEMS a multiple): round q stages the
-// elements at tile positions [q P, (q + 1) P), P = tile / ROUNDS, every plane of them, and
-// scatters them before the next round. Planes then take P words each, not a tile's, so
-// elements of two or more words fit tiles as large as 4-byte keys alone; the look-back runs
-// once, between round 0's staging and its scatter.
-layout(constant_id = 15) const uint ROUNDS = 1;
 
 const uint STATE_BASE = 4u;
 const uint NOT_READY = 0u, AGGREGATE = 1u, INCLUSIVE = 2u;
@@ -496,55 +490,56 @@ void unstage(uint count, out uint w[ITEMS]) {
 }
 
 // STAGE_ALL (and RELOAD): every word plane in shared memory at once, element j's words at
-// its tile position less `lo` in each plane of `part` words (a round's share of the tile);
-// from registers, or with RELOAD from the buffers.
+// its tile position of each plane; from registers, or with RELOAD from the buffers.
 const uint KEY_WORDS = KEY64 != 0 ? 2u : 1u;
-void stage_values(uint tile, uint j, uint at, uint part) {
+void stage_values(uint tile, uint j, uint at) {
 #if VALUE_WORDS > 0
+    uint t = tile_size();
     VAL val = RELOAD != 0u ? vals_in[key_index(tile, j)] : v[j];
 #if VALUE_WORDS == 1
-    s_mem[KEY_WORDS * part + at] = val;
+    s_mem[KEY_WORDS * t + at] = val;
 #else
-    s_mem[KEY_WORDS * part + at] = val.x;
-    s_mem[(KEY_WORDS + 1u) * part + at] = val.y;
+    s_mem[KEY_WORDS * t + at] = val.x;
+    s_mem[(KEY_WORDS + 1u) * t + at] = val.y;
 #endif
 #endif
 }
-void stage_planes(uint tile, uint lo, uint part) {
+void stage_planes(uint tile) {
+    uint t = tile_size();
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint e = el[j];
-        uint at = el_pos(e) - lo;  // wraps past part below lo
-        if (e == INVALID || at >= part) continue;
+        if (e == INVALID) continue;
+        uint at = el_pos(e);
         KEY k = RELOAD != 0u ? keys_in[key_index(tile, j)] : key[j];
         s_mem[at] = uint(k);
 #if KEY64
-        s_mem[part + at] = uint(k >> 32);
+        s_mem[t + at] = uint(k >> 32);
 #endif
-        stage_values(tile, j, at, part);
+        stage_values(tile, j, at);
     }
 }
 
-// Then each lane takes the round's tile positions lo + r * WG + lid: its key (for the
-// bucket), destination, key and value stores, nothing kept across positions. Unrolled:
-// rolled in chunks of 1 to 4 rounds it took as many registers and 1.2x the time on the H200
+// Then each lane takes tile positions r * WG + lid: its key (for the bucket), destination,
+// key and value stores, nothing kept across positions. Unrolled: rolled in chunks of 1 to 4
+// rounds it took as many registers and 1.2x the time on the H200
 // (bench/results/h200/binning/session7/7-scatter-chunk).
-void scatter_planes(uint count, uint lo, uint part) {
-    uint wg = gl_WorkGroupSize.x;
-    [[unroll]] for (uint r = 0u; r < ITEMS / ROUNDS; ++r) {
-        uint at = r * wg + gl_LocalInvocationIndex, i = lo + at;
+void scatter_planes(uint count) {
+    uint t = tile_size(), wg = gl_WorkGroupSize.x;
+    [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
+        uint i = r * wg + gl_LocalInvocationIndex;
         if (i >= count) continue;
 #if KEY64
-        KEY k = KEY(s_mem[at]) | (KEY(s_mem[part + at]) << 32);
+        KEY k = KEY(s_mem[i]) | (KEY(s_mem[t + i]) << 32);
 #else
-        KEY k = s_mem[at];
+        KEY k = s_mem[i];
 #endif
         uint dst = s_glob[bucket_is_key_function() ? bucket_of(0u, k) : bucket_at(i)] + i;
         if ((DEBUG_SKIP & 2u) != 0u) continue;
         keys_out[dst] = k;
 #if VALUE_WORDS == 1
-        vals_out[dst] = s_mem[KEY_WORDS * part + at];
+        vals_out[dst] = s_mem[KEY_WORDS * t + i];
 #elif VALUE_WORDS == 2
-        vals_out[dst] = uvec2(s_mem[KEY_WORDS * part + at], s_mem[(KEY_WORDS + 1u) * part + at]);
+        vals_out[dst] = uvec2(s_mem[KEY_WORDS * t + i], s_mem[(KEY_WORDS + 1u) * t + i]);
 #endif
     }
 }
@@ -630,18 +625,11 @@ void binning_pass() {
     barrier();
     uint w[ITEMS], got[ITEMS];
     if (STAGE_ALL != 0u || RELOAD != 0u) {
-        uint part = tile_size() / ROUNDS;
-        stage_planes(tile, 0u, part);
+        stage_planes(tile);
         phase_end(2u);
         look_back(tile, hist);  // ends with a barrier
         phase_end(3u);
-        scatter_planes(count, 0u, part);
-        for (uint q = 1u; q < ROUNDS; ++q) {
-            barrier();  // the last round's words read out
-            stage_planes(tile, q * part, part);
-            barrier();
-            scatter_planes(count, q * part, part);
-        }
+        scatter_planes(count);
         phase_end(4u);
         phase_end(5u);
         return;

@@ -126,13 +126,6 @@ pub struct BinningPolicy {
     /// positions directly.
     #[serde(default)]
     pub late_counts: bool,
-    /// Staging rounds (`xsrN`) with [`BinningPolicy::reload`] or [`BinningPolicy::stage_all`]:
-    /// round q stages and scatters the elements at tile positions [q P, (q + 1) P), P = tile /
-    /// rounds, so the word planes take P words each and elements of several words fit larger
-    /// tiles (items are lowered to fit and to a multiple of the rounds). 0 (the default): the
-    /// tuned rounds with the tuned tile ([`BinningPolicy::AUTO_TILE`]), else one.
-    #[serde(default)]
-    pub stage_rounds: u32,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -172,7 +165,6 @@ impl Default for BinningPolicy {
             stage_all: false,
             reload: true,
             late_counts: false,
-            stage_rounds: 0,
         }
     }
 }
@@ -186,39 +178,28 @@ impl BinningPolicy {
     /// registers; 11 would not fit 48 KiB of shared memory with both planes) 2.547 against
     /// 2.645 at 256x15 for pairs, u64 keys 4.653 against 4.678
     /// (bench/results/h200/binning/session10/1-tiles, 2-tiles).
-    /// The third number is the staging rounds ([`BinningPolicy::stage_rounds`]): two words
-    /// at 512x16 take two rounds of 4,096 positions (32 KiB for both planes).
-    pub const AUTO_TILE: [(u32, u32, u32); 3] = [(512, 16, 1), (512, 16, 2), (256, 15, 1)];
+    pub const AUTO_TILE: [(u32, u32); 3] = [(512, 16), (512, 10), (256, 15)];
 
-    /// The tile asked for, (workgroup, items, staging rounds): the policy's, or the tuned
-    /// default for the element where it says 0 (the tuned rounds only with the tuned tile).
-    pub fn tile_for(&self, key: KeyType, value_bytes: u32) -> (u32, u32, u32) {
+    /// The tile asked for, (workgroup, items): the policy's, or the tuned default for the
+    /// element where it says 0.
+    pub fn tile_for(&self, key: KeyType, value_bytes: u32) -> (u32, u32) {
         let words = (key.bytes() as u32 + value_bytes) / 4;
         let auto = Self::AUTO_TILE[(words as usize - 1).min(2)];
-        let tuned = self.workgroup_size == 0 && self.items == 0;
-        (
-            if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size },
-            if self.items == 0 { auto.1 } else { self.items },
-            match self.stage_rounds {
-                0 if tuned => auto.2,
-                0 => 1,
-                r => r,
-            },
-        )
+        (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xsrN][xlbN][xhgN][xhscalar][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xlbN][xhgN][xhscalar][xclocks]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
     /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `late`:
-    /// [`BinningPolicy::late_counts`]; `srN`: [`BinningPolicy::stage_rounds`];
+    /// [`BinningPolicy::late_counts`];
     /// `lbN`: the look-back window; `hgN`: the upfront histogram's workgroups; `hscalar`:
     /// [`BinningPolicy::histogram_scalar_loads`]; `clocks`:
     /// [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`], timing
     /// experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xsrN][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -236,7 +217,6 @@ impl BinningPolicy {
                 ("planes", _) => p.stage_all = true,
                 ("keep", _) => p.reload = false,
                 ("late", _) => p.late_counts = true,
-                (r, _) if r.starts_with("sr") => p.stage_rounds = r[2..].parse().ok().filter(|&g| (1..=8).contains(&g)).ok_or_else(bad)?,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 ("hscalar", _) => p.histogram_scalar_loads = true,
@@ -259,7 +239,6 @@ impl BinningPolicy {
         for (on, flag) in [(ballots, "xballots".to_string()), (part, "xpart".into()), (self.stage_all, "xplanes".into()),
             (!self.reload, "xkeep".into()),
             (self.late_counts, "xlate".into()),
-            (self.stage_rounds != d.stage_rounds, format!("xsr{}", self.stage_rounds)),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
             (self.histogram_scalar_loads, "xhscalar".into()),
@@ -297,8 +276,6 @@ pub(crate) struct BinningPass {
     pub stage_all: bool,
     pub lookback_window: u32,
     pub reload: bool,
-    /// Staging rounds ([`BinningPolicy::stage_rounds`]).
-    pub rounds: u32,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -352,7 +329,7 @@ impl BinningPass {
         require_subgroup_ops(ctx, what, &["basic", "ballot", "arithmetic", "shuffle"])?;
         let sg = &ctx.info().subgroup;
         let min_sg = input.subgroup_size.unwrap_or(sg.min_size);
-        let (workgroup_size, items, rounds) = p.tile_for(input.key, input.value_bytes);
+        let (workgroup_size, items) = p.tile_for(input.key, input.value_bytes);
         let workgroup_size = workgroup_size.min(MAX_SUBGROUPS * min_sg).max(64);
         if workgroup_size % sg.max_size.max(min_sg) != 0 || workgroup_size / min_sg > MAX_SUBGROUPS {
             return invalid(format!("{what}: no workgroup size fits subgroup sizes {}..{}", sg.min_size, sg.max_size));
@@ -369,17 +346,13 @@ impl BinningPass {
             && input.subgroup_size.unwrap_or(sg.max_size) <= 32
             && 2 * counter_words + FIXED_SHARED_WORDS <= shared_words;
         let rows = counter_words * if shared_match { 2 } else { 1 };
-        let free = shared_words.saturating_sub(FIXED_SHARED_WORDS);
-        // Staging rounds apply where every plane is staged.
-        let rounds = if p.stage_all || p.reload { rounds.min(items.max(1)) } else { 1 };
-        let fit = free * rounds / (workgroup_size * planes);
-        // A position in the tile takes 16 bits of the kernel's per-element word; each round
-        // takes whole rows of the tile.
-        let items = items.min(fit).min(MAX_TILE / workgroup_size) / rounds * rounds;
+        let fit = shared_words.saturating_sub(FIXED_SHARED_WORDS) / (workgroup_size * planes);
+        // A position in the tile takes 16 bits of the kernel's per-element word.
+        let items = items.min(fit).min(MAX_TILE / workgroup_size);
         if items == 0 || rows + FIXED_SHARED_WORDS > shared_words {
             return invalid(format!("{what}: a workgroup of {workgroup_size} does not fit in {} bytes of shared memory", shared_words * 4));
         }
-        let stage_words = rows.max(workgroup_size * items / rounds * planes);
+        let stage_words = rows.max(workgroup_size * items * planes);
         let tile = workgroup_size as u64 * items as u64;
         let tiles = input.n.div_ceil(tile);
         if (tiles * tile) >> 32 != 0 {
@@ -420,7 +393,6 @@ impl BinningPass {
                 p.lookback_window,
                 p.reload as u32,
                 !p.late_counts as u32,
-                rounds,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -445,7 +417,6 @@ impl BinningPass {
             stage_all: p.stage_all,
             lookback_window: p.lookback_window,
             reload: p.reload,
-            rounds,
             pipeline,
         })
     }
@@ -460,8 +431,7 @@ impl BinningPass {
         let planes = if self.stage_all { ", planes" } else { "" };
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
         let reload = if self.reload { "" } else { ", kept" };
-        let rounds = if self.rounds > 1 { format!(", staged in {} rounds", self.rounds) } else { String::new() };
-        format!("tile {} ({}x{}, {}{reload}{rounds}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
+        format!("tile {} ({}x{}, {}{reload}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }
 
@@ -477,22 +447,13 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "64x8xballotsxlate", "512x16xsr2", "64x15xkeepxlatexsr3xlb4"] {
+        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "64x8xballotsxlate"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);
         }
         assert_eq!(BinningPolicy::parse("64x4xclocksxpart").unwrap().label(), "64x4xpartxclocks");
-        // Tuned staging rounds come with the tuned tile only.
-        use super::KeyType;
-        let auto = BinningPolicy::default();
-        for (key, value_bytes, words) in [(KeyType::U32, 0, 1), (KeyType::U32, 4, 2), (KeyType::U64, 0, 2), (KeyType::F64, 8, 3), (KeyType::I32, 8, 3)] {
-            let t = BinningPolicy::AUTO_TILE[words - 1];
-            assert_eq!(auto.tile_for(key, value_bytes), t);
-            assert_eq!(BinningPolicy::parse("256xauto").unwrap().tile_for(key, value_bytes), (256, t.1, 1));
-            assert_eq!(BinningPolicy::parse("autox8xsr2").unwrap().tile_for(key, value_bytes), (t.0, 8, 2));
-        }
-        for bad in ["0x15", "384x0", "x15", "384", "384x15xsmatch", "384xq", "384x15xballotsxpart", "384x15xhg0", "384x15xhgx", "64x8xsr0", "64x8xsr9"] {
+        for bad in ["0x15", "384x0", "x15", "384", "384x15xsmatch", "384xq", "384x15xballotsxpart", "384x15xhg0", "384x15xhgx"] {
             assert!(BinningPolicy::parse(bad).is_err(), "{bad}");
         }
     }
