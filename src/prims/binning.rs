@@ -330,7 +330,8 @@ impl BinningPass {
         let sg = &ctx.info().subgroup;
         let min_sg = input.subgroup_size.unwrap_or(sg.min_size);
         let (workgroup_size, items) = p.tile_for(input.key, input.value_bytes);
-        let workgroup_size = workgroup_size.min(MAX_SUBGROUPS * min_sg).max(64);
+        let info = ctx.info();
+        let workgroup_size = fit_workgroup(workgroup_size, min_sg, sg.max_size, info.max_workgroup_invocations, sg.max_workgroup_subgroups);
         if workgroup_size % sg.max_size.max(min_sg) != 0 || workgroup_size / min_sg > MAX_SUBGROUPS {
             return invalid(format!("{what}: no workgroup size fits subgroup sizes {}..{}", sg.min_size, sg.max_size));
         }
@@ -435,6 +436,16 @@ impl BinningPass {
     }
 }
 
+/// The workgroup a binning pass runs: the one asked for, lowered (like the items, and
+/// reported in the pass's label) to at most 16 subgroups of the narrowest width, the device's
+/// invocations and subgroups per workgroup, and a multiple of the widest subgroup; at least
+/// 64 (pipeline creation reports a device that cannot run that).
+fn fit_workgroup(asked: u32, min_sg: u32, max_sg: u32, max_invocations: u32, max_subgroups: u32) -> u32 {
+    let step = max_sg.max(min_sg).max(1);
+    let most = asked.min(MAX_SUBGROUPS * min_sg).min(max_invocations).min(max_subgroups.saturating_mul(min_sg));
+    (most / step * step).max(64)
+}
+
 /// One pass's state: tile ticket, debug counter (fallbacks), two spare words, the look-back
 /// words (256 buckets per tile), then the phase clocks.
 pub(crate) fn state_bytes(tiles: u32) -> u64 {
@@ -444,6 +455,21 @@ pub(crate) fn state_bytes(tiles: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::BinningPolicy;
+
+    #[test]
+    fn workgroups_fit_the_device() {
+        use super::fit_workgroup;
+        // H200 (32 lanes, 1024 invocations): the default 512 as asked.
+        assert_eq!(fit_workgroup(512, 32, 32, 1024, 32), 512);
+        // 16 subgroups of the narrowest width (lavapipe at width 8: 128).
+        assert_eq!(fit_workgroup(512, 8, 8, 1024, 128), 128);
+        // A device of 256 invocations (the spec allows 128), or 4 subgroups of 64.
+        assert_eq!(fit_workgroup(512, 32, 32, 256, 32), 256);
+        assert_eq!(fit_workgroup(512, 64, 64, 1024, 4), 256);
+        // Varying widths 8..64: a multiple of 64 within 16 subgroups of 8.
+        assert_eq!(fit_workgroup(512, 8, 64, 1024, 128), 128);
+        assert_eq!(fit_workgroup(448, 32, 128, 1024, 32), 384);
+    }
 
     #[test]
     fn policy_labels_parse_back() {
