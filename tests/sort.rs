@@ -260,6 +260,27 @@ fn all_planes_staged_at_once() {
 }
 
 #[test]
+fn values_written_direct() {
+    // `xvdirect`: values go from their input positions straight to their destinations (only
+    // key planes staged); every key and value width, both directions, a forced fallback and
+    // a last tile partly empty.
+    let ctx = common::ctx();
+    for (policy, n) in [("64x16xvdirect", 23_333), ("autox9xvdirectxballots", 10_009)] {
+        let widths = [(KeyType::U32, 4), (KeyType::F32, 8), (KeyType::I64, 4), (KeyType::F64, 8)];
+        for (i, (key, value_bytes)) in widths.into_iter().enumerate() {
+            let mut d = SortDesc::new(key, n);
+            d.policy = vkprims::prims::binning::BinningPolicy::parse(policy).unwrap();
+            d.value_bytes = value_bytes;
+            d.descending = i % 2 == 1;
+            d.force_fallback_period = if d.descending { 3 } else { 0 };
+            check(&d, KeyPattern::Random, 51);
+            check(&d, KeyPattern::FewDistinct, 52);
+        }
+    }
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
 fn shared_memory_peer_matching() {
     // The default matching: peers matched by atomicOr into shared mask words (at most 32
     // lanes, and where the mask rows fit: on lavapipe's 32 KiB, 8 subgroups of a
