@@ -118,6 +118,10 @@ step lb10-ms 150 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 0
 step vdirect11-stats 60 $B pipelines --stats --binning-policy auto,512x16xvdirect,512x14xvdirect,512x12xvdirect
 step vdirect11 150 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,512x16xvdirect,512x14xvdirect,512x12xvdirect,512x10xvdirect --trials 10 --json "$OUT/vdirect11.json"
 step vdirect11-ms 120 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --binning-policy auto,512x16xvdirect --trials 10 --json "$OUT/vdirect11-ms.json"
+# Queued for session 11: phase clocks of the 512-invocation defaults, the look-back split
+# into invocation 0's walks and the wait at its barrier (for every walk and every subgroup's
+# staging), ranking and staging apart.
+step clocks11 90 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy autoxautoxclocks,512x16xvdirectxclocks --trials 10 --json "$OUT/clocks11.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

@@ -120,9 +120,11 @@ uint tile_size() { return gl_WorkGroupSize.x * ITEMS; }
 // Phase clocks (CLOCKS variants, VK_KHR_shader_clock): invocation 0 adds the subgroup-clock
 // time of each phase, in units of 16 cycles, to the word after the look-back words
 // (state[STATE_BASE + 256 num_tiles + phase]); the phases end at workgroup barriers, so
-// invocation 0's time is the workgroup's. Phases: 0 load, 1 count and offsets (EARLY; else
-// the ranking), 2 ranking and staging (else offsets and staging), 3 look-back, 4 key
-// scatter, 5 value scatter.
+// invocation 0's time is the workgroup's, except where a phase ends at no barrier (the
+// staging, invocation 0's look-back walks, the scatters): there it is invocation 0's own.
+// Phases: 0 load, 1 count and offsets (EARLY; else the ranking), 2 ranking (else offsets
+// and positions), 3 staging, 4 look-back walks, 5 the look-back barrier's wait (for every
+// walk, and every subgroup's staging), 6 key scatter, 7 value scatter.
 uint clock_at = 0u;
 void phase_end(uint k) {
 #ifdef CLOCKS
@@ -448,6 +450,7 @@ void look_back(uint tile, uint hist[4]) {
             uint d = lid + k * wg;
             if (d < 256u && (done & (1u << k)) != 0u) s_glob[d] = sum[k] + bucket_base(d) - s_start[d];
         }
+        phase_end(4u);  // the walks of invocation 0; the barrier's wait is the next phase
         barrier();
         uint stuck = s_stuck[cur];
         if (stuck == 0u) break;
@@ -642,24 +645,25 @@ void binning_pass() {
         }
     }
     barrier();
+    phase_end(2u);
     uint w[ITEMS], got[ITEMS];
     if (STAGE_ALL != 0u || RELOAD != 0u) {
         stage_planes(tile);
-        phase_end(2u);
-        look_back(tile, hist);  // ends with a barrier
         phase_end(3u);
+        look_back(tile, hist);  // ends with a barrier
+        phase_end(5u);
         // Values first, so the element words are dead during the key scatter.
         if (VALUES_DIRECT != 0u) scatter_values_direct(tile);
-        phase_end(5u);
+        phase_end(7u);
         scatter_planes(count);
-        phase_end(4u);
+        phase_end(6u);
         return;
     }
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) w[j] = uint(key[j]);
     stage(w);
-    phase_end(2u);
-    look_back(tile, hist);  // ends with a barrier
     phase_end(3u);
+    look_back(tile, hist);  // ends with a barrier
+    phase_end(5u);
 
     // Keys: the low words are staged; 64-bit keys bring their high words in a second round.
     unstage(count, got);
@@ -690,7 +694,7 @@ void binning_pass() {
     }
 #endif
 
-    phase_end(4u);
+    phase_end(6u);
 #if VALUE_WORDS > 0
     // Values: one plane per word.
     barrier();
@@ -717,7 +721,7 @@ void binning_pass() {
         }
     }
 #endif
-    phase_end(5u);
+    phase_end(7u);
 }
 
 #endif

@@ -144,8 +144,8 @@ fn default_reload() -> bool {
 }
 
 /// The binning pass's phases, as its clocks count them. With [`BinningPolicy::late_counts`]
-/// (and atomic ranking) the second phase is the ranking and the third the offsets and staging.
-pub const PHASES: [&str; 6] = ["load", "count+offsets", "rank+stage", "look-back", "key scatter", "value scatter"];
+/// (and atomic ranking) the second phase is the ranking and the third the offsets and positions.
+pub const PHASES: [&str; 8] = ["load", "count+offsets", "rank", "stage", "look-back walk", "look-back wait", "key scatter", "value scatter"];
 /// Words after a pass's look-back words: the phase clocks (16-cycle units, summed over tiles).
 const CLOCK_WORDS: u64 = 16;
 
