@@ -67,7 +67,8 @@ pub enum PeerMatch {
 /// Tuning, as data. A tile is `workgroup_size * items` elements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BinningPolicy {
-    /// Capped at 16 subgroups (the kernel's per-subgroup bucket counters). 0 (the default):
+    /// Capped at 16 subgroups (the kernel's per-subgroup bucket counters) and the device's
+    /// invocation and subgroup limits. 0 (the default):
     /// tuned per element size, see [`BinningPolicy::AUTO_TILE`].
     pub workgroup_size: u32,
     /// Elements per lane per tile (lowered where the tile would not fit in shared memory). 0
@@ -346,14 +347,15 @@ impl BinningPass {
             return invalid(format!("{what}: no workgroup size fits subgroup sizes {}..{}", sg.min_size, sg.max_size));
         }
         // Shared memory: the larger of the counter rows and the staged word planes of the
-        // tile (one, or all of them with `stage_all` or `reload`).
+        // tile (one, or all of them with `stage_all` or `reload`: the key words' alone when
+        // values are written direct).
         let values_direct = p.reload && p.values_direct && input.value_bytes > 0;
         let planes = match (values_direct, p.stage_all || p.reload) {
             (true, _) => input.key.bytes() as u32 / 4,
             (false, true) => (input.key.bytes() as u32 + input.value_bytes) / 4,
             (false, false) => 1,
         };
-        let shared_words = ctx.info().max_shared_memory_bytes / 4;
+        let shared_words = info.max_shared_memory_bytes / 4;
         // Mask rows too when peers are matched in shared memory: only at <= 32 lanes, and
         // only where both rows fit (else ballots; the pass's label says which ran).
         let counter_words = workgroup_size / min_sg * 256;

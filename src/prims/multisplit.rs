@@ -607,7 +607,7 @@ pub fn reference(desc: &MultisplitDesc, keys: &[u32], aux: Option<&[u32]>) -> (V
     (order, counts)
 }
 
-/// Compare a GPU result with [`reference`] bit for bit; `None` when it passes.
+/// Compare a GPU result with [`reference()`] bit for bit; `None` when it passes.
 pub fn check(
     desc: &MultisplitDesc,
     keys: &[u32],

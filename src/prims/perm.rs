@@ -12,7 +12,7 @@
 //! groups, each put in a uniform order, give a uniform permutation (up to ties of the 64-bit
 //! keys, broken by position: a total-variation distance below k² 2^-65 for a group of k).
 //! In the reproducible mode every step is a pure function of (seed, n): the output is the same
-//! on every GPU, subgroup width and run, and equals [`reference`]. The default mode ranks the
+//! on every GPU, subgroup width and run, and equals [`reference()`]. The default mode ranks the
 //! sort's first pass with workgroup atomics, so the order of a group before its shuffle
 //! depends on scheduling; the output is still uniform, as the keys do not depend on that
 //! order.
@@ -40,7 +40,7 @@ pub struct PermDesc {
     /// 0 (the default): the target plus 5.5 standard deviations, or what shared memory holds.
     /// It does not change the output.
     pub group_capacity: u32,
-    /// The same output on every GPU, subgroup width and run, equal to [`reference`]. Off by
+    /// The same output on every GPU, subgroup width and run, equal to [`reference()`]. Off by
     /// default: the sort's first pass then ranks with workgroup atomics, so the order of a
     /// group before its shuffle (not the distribution of the result) depends on scheduling.
     #[serde(default)]
@@ -324,7 +324,7 @@ pub fn philox4x32(mut ctr: [u32; 4], mut key: [u32; 2]) -> [u32; 4] {
 }
 
 /// Exactly uniform in [0, range) from word j of the Philox draw at `ctr`; a rejection takes word
-/// j of the next counter (ctr[3] + 1, ...) (glsl/common/philox.glsl `uniform_below`).
+/// j of the next counter (`ctr[3] + 1`, ...) (glsl/common/philox.glsl `uniform_below`).
 pub fn uniform_below(range: u32, ctr: [u32; 4], j: usize, key: [u32; 2]) -> u32 {
     let threshold = range.wrapping_neg() % range;
     for attempt in 0u32.. {
@@ -338,7 +338,7 @@ pub fn uniform_below(range: u32, ctr: [u32; 4], j: usize, key: [u32; 2]) -> u32 
 }
 
 /// The permutation's CPU model: where each input element ends up, as the GPU computes it.
-/// Returns the output order (output position p holds input element order[p]).
+/// Returns the output order (output position p holds input element `order[p]`).
 pub fn reference_order(desc: &PermDesc) -> Vec<usize> {
     let n = desc.n as usize;
     let g = desc.groups();

@@ -1,6 +1,6 @@
 //! Single-pass reduce and inclusive/exclusive scan (GPU kernel: glsl/scan/scan.comp).
 //!
-//! Semantics, shared by the kernel and [`reference`]:
+//! Semantics, shared by the kernel and [`reference()`]:
 //! - integer add wraps; min/max compare as signed (i32) or unsigned (u32);
 //! - f32 min/max order by IEEE 754 totalOrder (-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf
 //!   < +NaN), so NaN and signed zeros give one defined, exact answer;
@@ -434,7 +434,7 @@ pub fn f32_add_tolerance(n: u64, policy: &ScanPolicy) -> f64 {
     depth * f32::EPSILON as f64 / 2.0
 }
 
-/// Compare a GPU result with [`reference`]; `None` when it passes, else the first mismatch.
+/// Compare a GPU result with [`reference()`]; `None` when it passes, else the first mismatch.
 pub fn check(desc: &ScanDesc, input: &[u32], got: &[u32]) -> Option<String> {
     let want = reference(desc.dtype, desc.op, desc.kind, input);
     if got.len() != want.len() {
