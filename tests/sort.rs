@@ -277,6 +277,13 @@ fn values_written_direct() {
             check(&d, KeyPattern::FewDistinct, 52);
         }
     }
+    // One element, and one tile (1,024 at 64x16 on every width) less one, exactly, plus one.
+    for n in [1, 1_023, 1_024, 1_025] {
+        let mut d = SortDesc::new(KeyType::U32, n);
+        d.policy = vkprims::prims::binning::BinningPolicy::parse("64x16xvdirect").unwrap();
+        d.value_bytes = 4;
+        check(&d, KeyPattern::Random, 53);
+    }
     common::assert_no_validation_messages(&ctx);
 }
 
