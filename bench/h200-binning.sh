@@ -112,16 +112,12 @@ step tiles10-small 120 $B bench sort --n 2^20,2^22,2^24 --key u32 --values 0,4 -
 # Session 10: look-back window and histogram workgroups around the 512x16 default at 2^28.
 step lb10 280 $B bench sort --n 2^28 --key u32 --values 0 --binning-policy auto,autoxautoxlb4,autoxautoxlb16,autoxautoxhg1024,autoxautoxhg4096 --trials 10 --json "$OUT/lb10.json"
 step lb10-ms 150 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 0 --ranking stable --binning-policy auto,autoxautoxlb4,autoxautoxlb16 --trials 10 --json "$OUT/lb10-ms.json"
-# Queued for session 11: values written straight from their input positions (`xvdirect`),
-# so 4-byte pairs take the keys' 512x16 tiles; registers first (at most 64 for two
-# workgroups of 512 per SM), then pairs and u64-value rows against the 512x10 default.
-step vdirect11-stats 60 $B pipelines --stats --binning-policy auto,512x16xvdirect,512x14xvdirect,512x12xvdirect
-step vdirect11 150 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,512x16xvdirect,512x14xvdirect,512x12xvdirect,512x10xvdirect --trials 10 --json "$OUT/vdirect11.json"
-step vdirect11-ms 120 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --binning-policy auto,512x16xvdirect --trials 10 --json "$OUT/vdirect11-ms.json"
-# Queued for session 11: phase clocks of the 512-invocation defaults, the look-back split
+# (Session 11's `xvdirect`, values written straight from their input positions, ran as the
+# vdirect11 steps of commit dffbc71 and was removed: bench/results/h200/binning/RUNS.md.)
+# Session 11: phase clocks of the 512-invocation defaults, the look-back split
 # into invocation 0's walks and the wait at its barrier (for every walk and every subgroup's
 # staging), ranking and staging apart.
-step clocks11 90 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy autoxautoxclocks,512x16xvdirectxclocks --trials 10 --json "$OUT/clocks11.json"
+step clocks11 90 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy autoxautoxclocks --trials 10 --json "$OUT/clocks11.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

@@ -223,15 +223,14 @@ struct BenchArgs {
     #[arg(long, value_delimiter = ',')]
     policy: Vec<String>,
     /// Binning-pass policies of sort, multisplit and permutation to compare, `auto` or
-    /// WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xvdirect][xlbN][xhgN][xhscalar][xclocks][xskipN]
+    /// WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xlbN][xhgN][xhscalar][xclocks][xskipN]
     /// (default: auto, 512x16 for 4-byte keys alone, 512x10 for 8 bytes per element, else
     /// 256x15; items are lowered to fit shared memory; WORKGROUP or ITEMS may
     /// be `auto` alone). Peers are matched through shared-memory masks at <= 32 lanes;
     /// `xballots` matches them with ballots, `xpart` with subgroupPartitionNV where the
     /// device has it; `xplanes` stages every word plane at once; `xkeep` keeps keys and
     /// values in registers from load to staging (by default they are read again, or first,
-    /// while staging); `xlate` ranks before counting; `xvdirect` writes values straight from their
-    /// input positions instead of staging them; `xlbN` reads N earlier tiles per look-back round (default 8);
+    /// while staging); `xlate` ranks before counting; `xlbN` reads N earlier tiles per look-back round (default 8);
     /// `xhgN` runs the upfront histogram on N workgroups (default 2048); `xhscalar`
     /// makes it load one key at a time instead of 16 bytes; `xclocks` times the
     /// sort's binning phases with VK_KHR_shader_clock; `xskipN` skips phases for timing

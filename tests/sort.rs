@@ -260,27 +260,12 @@ fn all_planes_staged_at_once() {
 }
 
 #[test]
-fn values_written_direct() {
-    // `xvdirect`: values go from their input positions straight to their destinations (only
-    // key planes staged); every key and value width, both directions, a forced fallback and
-    // a last tile partly empty.
+fn pairs_at_tile_edges() {
     let ctx = common::ctx();
-    for (policy, n) in [("64x16xvdirect", 23_333), ("autox9xvdirectxballots", 10_009)] {
-        let widths = [(KeyType::U32, 4), (KeyType::F32, 8), (KeyType::I64, 4), (KeyType::F64, 8)];
-        for (i, (key, value_bytes)) in widths.into_iter().enumerate() {
-            let mut d = SortDesc::new(key, n);
-            d.policy = vkprims::prims::binning::BinningPolicy::parse(policy).unwrap();
-            d.value_bytes = value_bytes;
-            d.descending = i % 2 == 1;
-            d.force_fallback_period = if d.descending { 3 } else { 0 };
-            check(&d, KeyPattern::Random, 51);
-            check(&d, KeyPattern::FewDistinct, 52);
-        }
-    }
     // One element, and one tile (1,024 at 64x16 on every width) less one, exactly, plus one.
     for n in [1, 1_023, 1_024, 1_025] {
         let mut d = SortDesc::new(KeyType::U32, n);
-        d.policy = vkprims::prims::binning::BinningPolicy::parse("64x16xvdirect").unwrap();
+        d.policy = vkprims::prims::binning::BinningPolicy::parse("64x16").unwrap();
         d.value_bytes = 4;
         check(&d, KeyPattern::Random, 53);
     }

@@ -83,13 +83,6 @@ layout(constant_id = 13) const uint RELOAD = 0;
 // its group's places with one shared atomicAdd on its row, whose result only the shuffle to
 // its peers waits for. 0: rank first, then offsets, then positions (the order of steps 1-2).
 layout(constant_id = 14) const uint EARLY = 1;
-// 1 (with RELOAD, where there are values; policy flag `xvdirect`): values are not staged.
-// Once the look-back has placed the tile, each lane reads its elements' values (coalesced,
-// in input order) and writes each straight to its destination; only the key planes go
-// through shared memory, so 4-byte pairs fit the tiles of keys alone. The value stores are
-// not coalesced (a subgroup's elements fall in many buckets' runs), and the element words
-// stay live until then.
-layout(constant_id = 15) const uint VALUES_DIRECT = 0;
 
 const uint STATE_BASE = 4u;
 const uint NOT_READY = 0u, AGGREGATE = 1u, INCLUSIVE = 2u;
@@ -124,7 +117,7 @@ uint tile_size() { return gl_WorkGroupSize.x * ITEMS; }
 // staging, invocation 0's look-back walks, the scatters): there it is invocation 0's own.
 // Phases: 0 load, 1 count and offsets (EARLY; else the ranking), 2 ranking (else offsets
 // and positions), 3 staging, 4 look-back walks, 5 the look-back barrier's wait (for every
-// walk, and every subgroup's staging), 6 key scatter, 7 value scatter.
+// walk, and every subgroup's staging), 6 key scatter (every plane, with RELOAD), 7 value scatter (xkeep).
 uint clock_at = 0u;
 void phase_end(uint k) {
 #ifdef CLOCKS
@@ -525,19 +518,8 @@ void stage_planes(uint tile) {
 #if KEY64
         s_mem[t + at] = uint(k >> 32);
 #endif
-        if (VALUES_DIRECT == 0u) stage_values(tile, j, at);
+        stage_values(tile, j, at);
     }
-}
-
-// VALUES_DIRECT: every element's value from its input position to its destination.
-void scatter_values_direct(uint tile) {
-#if VALUE_WORDS > 0
-    [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-        uint e = el[j];
-        if (e == INVALID || (DEBUG_SKIP & 2u) != 0u) continue;
-        vals_out[s_glob[el_bucket(e)] + el_pos(e)] = vals_in[key_index(tile, j)];
-    }
-#endif
 }
 
 // Then each lane takes tile positions r * WG + lid: its key (for the bucket), destination,
@@ -557,7 +539,6 @@ void scatter_planes(uint count) {
         uint dst = s_glob[bucket_is_key_function() ? bucket_of(0u, k) : bucket_at(i)] + i;
         if ((DEBUG_SKIP & 2u) != 0u) continue;
         keys_out[dst] = k;
-        if (VALUES_DIRECT != 0u) continue;
 #if VALUE_WORDS == 1
         vals_out[dst] = s_mem[KEY_WORDS * t + i];
 #elif VALUE_WORDS == 2
@@ -652,10 +633,7 @@ void binning_pass() {
         phase_end(3u);
         look_back(tile, hist);  // ends with a barrier
         phase_end(5u);
-        // Values first, so the element words are dead during the key scatter.
-        if (VALUES_DIRECT != 0u) scatter_values_direct(tile);
-        phase_end(7u);
-        scatter_planes(count);
+        scatter_planes(count);  // keys and values at once
         phase_end(6u);
         return;
     }

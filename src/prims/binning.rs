@@ -127,12 +127,6 @@ pub struct BinningPolicy {
     /// positions directly.
     #[serde(default)]
     pub late_counts: bool,
-    /// With [`BinningPolicy::reload`] and values (`xvdirect`): values are not staged; once the
-    /// tile is placed, each element's value goes from its input position straight to its
-    /// destination (stores not coalesced), so only key planes need shared memory and 4-byte
-    /// pairs fit the tiles of keys alone. Not measured on the H200 yet.
-    #[serde(default)]
-    pub values_direct: bool,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -172,7 +166,6 @@ impl Default for BinningPolicy {
             stage_all: false,
             reload: true,
             late_counts: false,
-            values_direct: false,
         }
     }
 }
@@ -196,18 +189,17 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xvdirect][xlbN][xhgN][xhscalar][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xlbN][xhgN][xhscalar][xclocks]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
     /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `late`:
-    /// [`BinningPolicy::late_counts`]; `vdirect`: [`BinningPolicy::values_direct`];
-    /// `lbN`: the look-back window; `hgN`: the upfront histogram's workgroups; `hscalar`:
+    /// [`BinningPolicy::late_counts`]; `lbN`: the look-back window; `hgN`: the upfront histogram's workgroups; `hscalar`:
     /// [`BinningPolicy::histogram_scalar_loads`]; `clocks`:
     /// [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`], timing
     /// experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xvdirect][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -225,7 +217,6 @@ impl BinningPolicy {
                 ("planes", _) => p.stage_all = true,
                 ("keep", _) => p.reload = false,
                 ("late", _) => p.late_counts = true,
-                ("vdirect", _) => p.values_direct = true,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 ("hscalar", _) => p.histogram_scalar_loads = true,
@@ -248,7 +239,6 @@ impl BinningPolicy {
         for (on, flag) in [(ballots, "xballots".to_string()), (part, "xpart".into()), (self.stage_all, "xplanes".into()),
             (!self.reload, "xkeep".into()),
             (self.late_counts, "xlate".into()),
-            (self.values_direct, "xvdirect".into()),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
             (self.histogram_scalar_loads, "xhscalar".into()),
@@ -286,7 +276,6 @@ pub(crate) struct BinningPass {
     pub stage_all: bool,
     pub lookback_window: u32,
     pub reload: bool,
-    pub values_direct: bool,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -347,14 +336,8 @@ impl BinningPass {
             return invalid(format!("{what}: no workgroup size fits subgroup sizes {}..{}", sg.min_size, sg.max_size));
         }
         // Shared memory: the larger of the counter rows and the staged word planes of the
-        // tile (one, or all of them with `stage_all` or `reload`: the key words' alone when
-        // values are written direct).
-        let values_direct = p.reload && p.values_direct && input.value_bytes > 0;
-        let planes = match (values_direct, p.stage_all || p.reload) {
-            (true, _) => input.key.bytes() as u32 / 4,
-            (false, true) => (input.key.bytes() as u32 + input.value_bytes) / 4,
-            (false, false) => 1,
-        };
+        // tile (one, or all of them with `stage_all` or `reload`).
+        let planes = if p.stage_all || p.reload { (input.key.bytes() as u32 + input.value_bytes) / 4 } else { 1 };
         let shared_words = info.max_shared_memory_bytes / 4;
         // Mask rows too when peers are matched in shared memory: only at <= 32 lanes, and
         // only where both rows fit (else ballots; the pass's label says which ran).
@@ -411,7 +394,6 @@ impl BinningPass {
                 p.lookback_window,
                 p.reload as u32,
                 !p.late_counts as u32,
-                values_direct as u32,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -436,7 +418,6 @@ impl BinningPass {
             stage_all: p.stage_all,
             lookback_window: p.lookback_window,
             reload: p.reload,
-            values_direct,
             pipeline,
         })
     }
@@ -451,8 +432,7 @@ impl BinningPass {
         let planes = if self.stage_all { ", planes" } else { "" };
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
         let reload = if self.reload { "" } else { ", kept" };
-        let direct = if self.values_direct { ", values direct" } else { "" };
-        format!("tile {} ({}x{}, {}{reload}{direct}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
+        format!("tile {} ({}x{}, {}{reload}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }
 
@@ -493,7 +473,7 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "64x8xballotsxlate", "512x16xvdirect", "64x15xkeepxlatexvdirectxlb4"] {
+        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "64x8xballotsxlate", "64x15xkeepxlatexlb4"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);
