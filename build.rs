@@ -95,6 +95,20 @@ fn variants() -> Vec<Variant> {
     // Random permutation: group ids, and the per-group shuffle by value width.
     v.push(Variant { name: "perm_group_ids".into(), file: "perm/group_ids.comp", defines: vec![] });
     v.push(Variant { name: "perm_bounds".into(), file: "perm/bounds.comp", defines: vec![] });
+    v.push(Variant { name: "perm_bounds_search".into(), file: "perm/bounds_search.comp", defines: vec![] });
+    // The permutation of indices: digit passes over element indices bucketed by group ids
+    // drawn again (each ranking, with and without the phase clocks, as the sort's).
+    for (suffix, part) in RANKINGS {
+        for clock in [false, true] {
+            let mut defines = vec![("KEY64", "0".to_string()), ("VALUE_WORDS", "0".to_string()), ("PERM_IDS", "1".to_string())];
+            defines.extend(part.map(|d| (d, "1".to_string())));
+            if clock {
+                defines.push(("CLOCKS", "1".to_string()));
+            }
+            let c = if clock { "_clock" } else { "" };
+            v.push(Variant { name: format!("perm_pass{suffix}{c}"), file: "sort/onesweep.comp", defines });
+        }
+    }
     for vw in [1, 2] {
         v.push(Variant { name: format!("perm_shuffle_v{vw}"), file: "perm/shuffle.comp", defines: vec![("VALUE_WORDS", vw.to_string())] });
     }

@@ -208,7 +208,8 @@ struct BenchArgs {
     /// Sort key types (u32, i32, f32, u64, i64, f64).
     #[arg(long, value_delimiter = ',', default_value = "u32,u64")]
     key: Vec<String>,
-    /// Sort value sizes in bytes: 0 (keys only), 4, 8.
+    /// Value sizes in bytes: 0 (keys only), 4, 8. For `perm`: the element size of the
+    /// array shuffled, and 0 the permutation of indices 0..n-1 (no input array).
     #[arg(long, value_delimiter = ',', default_value = "0,4")]
     values: Vec<u32>,
     /// Sort directions: false (ascending), true (descending).
@@ -664,16 +665,17 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                 }
                 _ => return Err(Error::Invalid("give --n N or --in X.npy".into())),
             };
-            let mut desc = PermDesc::new(n, npy_type.bytes() as u32, seed);
+            // --n: the permutation of indices (no input array: the passes draw group ids again).
+            let mut desc = if words.is_some() { PermDesc::new(n, npy_type.bytes() as u32, seed) } else { PermDesc::indices(n, seed) };
             desc.subgroup_size = dev.subgroup_size;
             desc.reproducible = reproducible;
             let ctx = dev.open()?;
             let plan = PermPlan::new(&ctx, desc)?;
             let words = match words {
-                Some(x) => x.read_words()?,
-                None => (0..n as u32).collect(),
+                Some(x) => Some(x.read_words()?),
+                None => None,
             };
-            let out = plan.run(&ctx, &words)?;
+            let out = plan.run(&ctx, words.as_deref())?;
             check_validation(&ctx)?;
             npy::write_words(&output, npy_type, &out)?;
         }

@@ -2,7 +2,8 @@
 //! `perm::reference_order` bit for bit (so it is the same on every device and width), it is a
 //! bijection, the overflow path (groups larger than shared memory) gives the same result, and
 //! the model is uniform by chi-square tests over fixed lists of seeds; the default mode's
-//! output is a bijection and uniform by the same test on the GPU.
+//! output is a bijection and uniform by the same test on the GPU. The permutation of indices
+//! (no input array, group ids drawn again in the passes) equals the same model.
 
 mod common;
 
@@ -12,7 +13,8 @@ fn gpu_order(desc: &PermDesc) -> Vec<u32> {
     let ctx = common::ctx();
     let vw = desc.value_bytes as usize / 4;
     let input: Vec<u32> = (0..desc.n as u32).flat_map(|i| if vw == 1 { vec![i] } else { vec![i, !i] }).collect();
-    let out = PermPlan::new(&ctx, desc.clone()).and_then(|p| p.run(&ctx, &input)).unwrap_or_else(|e| panic!("{}: {e}", desc.label()));
+    let input = if desc.indices { None } else { Some(&input[..]) };
+    let out = PermPlan::new(&ctx, desc.clone()).and_then(|p| p.run(&ctx, input)).unwrap_or_else(|e| panic!("{}: {e}", desc.label()));
     if vw == 2 {
         for p in 0..desc.n as usize {
             assert_eq!(out[2 * p + 1], !out[2 * p], "{}: 8-byte element {p} torn", desc.label());
@@ -96,6 +98,45 @@ fn gpu_equals_the_cpu_model() {
 }
 
 #[test]
+fn indices_equal_the_cpu_model() {
+    // The passes over indices draw each index's group in the kernel (pass 0 reads nothing),
+    // the bounds come from a binary search: sizes 0 to a million, one group (a single
+    // pass that copies 0..n-1), the ids' rejection path (seed 7, target 2, as above), the
+    // overflow path, a forced look-back fallback (its histogram draws the groups too), the
+    // shared-memory peer match, and the target beyond 2^26.
+    let ctx = common::ctx();
+    let idx = |n: u64, seed: u64, target: u32| {
+        let mut d = PermDesc::indices(n, seed);
+        d.reproducible = true;
+        d.group_target = target;
+        d
+    };
+    for n in [0u64, 1, 2, 3, 1000, 5000, 100_003] {
+        for seed in [0u64, 0xDEAD_BEEF_0000_0001] {
+            assert_matches_reference(&idx(n, seed, 0));
+        }
+    }
+    assert_matches_reference(&idx(1_000_003, 42, 512));
+    assert_matches_reference(&idx(1000, 3, 100_000));
+    assert_matches_reference(&idx(200_003, 7, 2));
+    assert_matches_reference(&idx(200_003, 5, 4096));
+    let mut d = idx(20_011, 7, 1024);
+    d.group_capacity = 64;
+    assert_matches_reference(&d);
+    for period in [2u32, 3] {
+        let mut d = idx(300_007, 9, 0);
+        d.debug_force_fallback_period = period;
+        assert_matches_reference(&d);
+    }
+    let mut d = idx(300_007, 9, 0);
+    d.policy = vkprims::prims::binning::BinningPolicy::parse("64x15").unwrap();
+    assert_matches_reference(&d);
+    // The model equals the array path's: reference() is the permutation of indices.
+    assert_eq!(gpu_order(&idx(5000, 1, 0)), perm::reference(5000, 1));
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
 fn default_mode_is_a_bijection() {
     let ctx = common::ctx();
     for (n, vb, target, capacity) in [(0u64, 4u32, 1024u32, 2048u32), (1, 8, 1024, 2048), (5000, 8, 1024, 2048), (100_003, 4, 1024, 2048), (20_011, 4, 1024, 64)] {
@@ -103,6 +144,12 @@ fn default_mode_is_a_bijection() {
         d.group_target = target;
         d.group_capacity = capacity;
         assert_bijection(&d, &gpu_order(&d));
+        // And the permutation of indices, its first pass ranked with atomics too.
+        if vb == 4 {
+            let mut d = PermDesc { indices: true, ..d };
+            d.debug_force_fallback_period = if capacity == 64 { 3 } else { 0 };
+            assert_bijection(&d, &gpu_order(&d));
+        }
     }
     common::assert_no_validation_messages(&ctx);
 }
@@ -188,5 +235,10 @@ fn bad_requests() {
     d.group_target = 1;
     assert!(PermPlan::new(&ctx, d).err().unwrap().to_string().contains("at least 2"));
     let plan = PermPlan::new(&ctx, PermDesc::new(10, 4, 0)).unwrap();
-    assert!(plan.run(&ctx, &[1, 2, 3]).unwrap_err().to_string().contains("3 value words"));
+    assert!(plan.run(&ctx, Some(&[1, 2, 3])).unwrap_err().to_string().contains("3 value words"));
+    assert!(plan.run(&ctx, None).unwrap_err().to_string().contains("no input"));
+    let plan = PermPlan::new(&ctx, PermDesc::indices(10, 0)).unwrap();
+    assert!(plan.run(&ctx, Some(&[0; 10])).unwrap_err().to_string().contains("takes no input"));
+    let d = PermDesc { value_bytes: 8, ..PermDesc::indices(10, 0) };
+    assert!(PermPlan::new(&ctx, d).err().unwrap().to_string().contains("indices are u32"));
 }

@@ -28,4 +28,13 @@ uint uniform_below(uint range, uint threshold, uint word, uvec4 ctr, uint j, uve
     return 0u;
 }
 
+// Element i's group of the permutation (src/prims/perm.rs): uniform below `groups` from word
+// i % 4 of Philox(seed, counter (i / 4, 0, 0, 0)); threshold: (0 - groups) % groups.
+// (perm/group_ids.comp draws four elements' groups with one call, the same way.)
+uint perm_group(uint i, uint groups, uint threshold, uvec2 seed) {
+    uvec4 ctr = uvec4(i >> 2, 0u, 0u, 0u);
+    uint j = i & 3u;
+    return uniform_below(groups, threshold, philox4x32(ctr, seed)[j], ctr, j, seed);
+}
+
 #endif

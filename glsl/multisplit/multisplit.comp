@@ -28,6 +28,7 @@ layout(set = 0, binding = 6, std430) readonly buffer AuxSplit { KEY aux_splitter
 
 #include "sort/hist_layout.glsl"
 
+KEY key_at(uint i) { return keys_in[i]; }
 uint bucket_of(uint index, KEY key) { return bucket_from(index, key); }
 bool bucket_is_key_function() { return SOURCE == 0u; }
 // Bits that tell the buckets apart: ceil(log2(buckets)).

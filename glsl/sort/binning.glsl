@@ -31,6 +31,7 @@
 // The including kernel provides: KEY and VAL types with KEY64 and VALUE_WORDS; the buffers
 // keys_in, keys_out, vals_in, vals_out and state (`coherent`, ticket in word 0); spec
 // constants ITEMS, FORCE_FALLBACK_PERIOD, SPIN_LIMIT; push constants pc.n and pc.num_tiles;
+//   KEY key_at(uint i)                    input key i (keys_in[i], or computed)
 //   uint bucket_of(uint index, KEY key)   the element's bucket, < 256
 //   bool bucket_is_key_function()         bucket_of ignores the index and is cheap
 //   uint bucket_bits()                    bits that distinguish buckets (ballots per step)
@@ -150,7 +151,7 @@ void fallback_histogram(uint t) {
     // (H200: u32 pairs at 256x15 80 -> 74 registers, u64 keys 79 -> 73, u64 pairs 79 -> 69).
     [[dont_unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint i = key_index(t, j);
-        if (i < pc.n) atomicAdd(s_fb[bucket_of(i, keys_in[i])], 1u);
+        if (i < pc.n) atomicAdd(s_fb[bucket_of(i, key_at(i))], 1u);
     }
     barrier();
 }
@@ -513,7 +514,7 @@ void stage_planes(uint tile) {
         uint e = el[j];
         if (e == INVALID) continue;
         uint at = el_pos(e);
-        KEY k = RELOAD != 0u ? keys_in[key_index(tile, j)] : key[j];
+        KEY k = RELOAD != 0u ? key_at(key_index(tile, j)) : key[j];
         s_mem[at] = uint(k);
 #if KEY64
         s_mem[t + at] = uint(k >> 32);
@@ -572,7 +573,7 @@ void binning_pass() {
 
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint i = key_index(tile, j);
-        key[j] = i < pc.n ? keys_in[i] : KEY(0);
+        key[j] = i < pc.n ? key_at(i) : KEY(0);
         el[j] = i < pc.n ? bucket_of(i, key[j]) << 16 : INVALID;
     }
 

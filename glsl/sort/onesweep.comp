@@ -1,6 +1,10 @@
 #version 460
 // One OneSweep digit pass of the radix sort: the shared binning pass (sort/binning.glsl)
 // with the key's digit as the bucket. CPU twin: src/prims/sort.rs (reference).
+// PERM_IDS (32-bit keys alone): a pass of the permutation of indices (src/prims/perm.rs).
+// The keys are element indices (in pass 0 implicit: element i is i, nothing is read), and
+// the bucket is a digit of the element's group id, drawn again from Philox as
+// perm/group_ids.comp draws it, so no id array is read or moved.
 #include "common/subgroup.glsl"
 #extension GL_KHR_memory_scope_semantics : require
 
@@ -12,7 +16,15 @@ layout(constant_id = 4) const uint FORCE_FALLBACK_PERIOD = 0; // debug: >= 2 for
 layout(constant_id = 5) const uint SPIN_LIMIT = 64;           // look-back rounds before fallback
 #include "sort/sort_keys.glsl"
 
+#ifdef PERM_IDS
+#include "common/philox.glsl"
+layout(push_constant) uniform Params {
+    uint n; uint num_tiles; uint shift; uint bits; uint pass_index;
+    uint groups; uvec2 seed; uint threshold;  // threshold: (0 - groups) % groups
+} pc;
+#else
 layout(push_constant) uniform Params { uint n; uint num_tiles; uint shift; uint bits; uint pass_index; } pc;
+#endif
 layout(set = 0, binding = 0, std430) readonly buffer KeysIn { KEY keys_in[]; };
 layout(set = 0, binding = 1, std430) writeonly buffer KeysOut { KEY keys_out[]; };
 layout(set = 0, binding = 2, std430) readonly buffer ValsIn { VAL vals_in[]; };
@@ -26,8 +38,18 @@ layout(set = 0, binding = 5, std430) coherent buffer State { uint state[]; };
 
 #include "sort/hist_layout.glsl"
 
+#ifdef PERM_IDS
+KEY key_at(uint i) { return pc.pass_index == 0u ? i : keys_in[i]; }
+uint bucket_of(uint index, KEY key) {
+    return (perm_group(key, pc.groups, pc.threshold, pc.seed) >> pc.shift) & ((1u << pc.bits) - 1u);
+}
+// The scatter finds a position's bucket from the bucket starts rather than drawing again.
+bool bucket_is_key_function() { return false; }
+#else
+KEY key_at(uint i) { return keys_in[i]; }
 uint bucket_of(uint index, KEY key) { return digit_of(key, pc.shift, pc.bits); }
 bool bucket_is_key_function() { return true; }
+#endif
 uint bucket_bits() { return pc.bits; }
 uint bucket_base(uint b) { return offsets[pc.pass_index * 256u + b]; }
 bool pass_is_trivial() { return offsets[HIST_FLAGS + pc.pass_index] != 0u; }

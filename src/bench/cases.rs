@@ -406,7 +406,8 @@ pub fn bench_multisplit(ctx: &Arc<Context>, arena: &mut Arena, case: &SplitCase,
 /// equality is covered by selftest).
 const PERM_MODEL_CHECK_MAX: u64 = 1 << 22;
 
-/// One permutation row: a shuffle of 0..n (4-byte elements) or of 8-byte elements (i, !i).
+/// One permutation row: a shuffle of the array 0..n (4-byte elements) or of 8-byte elements
+/// (i, !i), or with `value_bytes` 0 the permutation of indices (no input array).
 pub fn bench_perm(
     ctx: &Arc<Context>,
     arena: &mut Arena,
@@ -416,7 +417,9 @@ pub fn bench_perm(
     policy: BinningPolicy,
     opts: &BenchOptions,
 ) -> Result<Row> {
-    let mut desc = PermDesc::new(n, value_bytes, 42);
+    let indices = value_bytes == 0;
+    let mut desc = if indices { PermDesc::indices(n, 42) } else { PermDesc::new(n, value_bytes, 42) };
+    let value_bytes = desc.value_bytes;
     desc.subgroup_size = opts.subgroup_size;
     desc.reproducible = reproducible;
     desc.policy = policy;
@@ -425,7 +428,7 @@ pub fn bench_perm(
     let input: Vec<u32> = (0..n as u32).flat_map(|i| if vw == 1 { vec![i] } else { vec![i, !i] }).collect();
     let vb = plan.values_bytes();
     let (ib, sb, ka, va, h, st) = plan.scratch_bytes();
-    let vin = arena.upload_slot("perm in", &input)?;
+    let vin = if indices { None } else { Some(arena.upload_slot("perm in", &input)?) };
     let vout = arena.slot("perm out", vb)?;
     let scratch = PermScratch {
         ids: arena.slot("perm ids", ib)?,
@@ -460,13 +463,19 @@ pub fn bench_perm(
             Some(p) => format!("FAILED: position {p} repeats, tears or invents an element (not a permutation)"),
         }
     };
-    // Bytes per element: group ids written (and counted as they are drawn), then the sort
-    // (ids as keys, elements as values: a read and write of both per pass), then the
-    // shuffle's read and write of the elements.
+    // Bytes per element: an array's group ids written (and counted as they are drawn), then
+    // the sort (ids as keys, elements as values: a read and write of both per pass), then
+    // the shuffle's read and write of the elements. Indices: no ids; the first pass writes
+    // the indices, each later one reads and writes them, then the shuffle.
     let passes = plan_sort_passes(&desc) as f64;
-    let bytes = 4.0 + passes * 2.0 * (4.0 + value_bytes as f64) + 2.0 * value_bytes as f64;
+    let bytes = if indices {
+        4.0 + (passes - 1.0).max(0.0) * 8.0 + 8.0
+    } else {
+        4.0 + passes * 2.0 * (4.0 + value_bytes as f64) + 2.0 * value_bytes as f64
+    };
     let mode = if reproducible { " reproducible" } else { "" };
-    let mut r = row(format!("perm {value_bytes}B{mode}"), n, opts, m, bytes, validation);
+    let what = if indices { "indices".to_string() } else { format!("{value_bytes}B") };
+    let mut r = row(format!("perm {what}{mode}"), n, opts, m, bytes, validation);
     r.policy = Some(plan.policy_label());
     r.invocations = checked.invocations;
     r.kernels = checked.kernels;
@@ -475,5 +484,9 @@ pub fn bench_perm(
 
 fn plan_sort_passes(desc: &PermDesc) -> u32 {
     let g = desc.groups();
-    if g <= 1 { 0 } else { (32 - (g - 1).leading_zeros()).div_ceil(8) }
+    match g {
+        1 if desc.indices => 1,
+        1 => 0,
+        _ => (32 - (g - 1).leading_zeros()).div_ceil(8),
+    }
 }

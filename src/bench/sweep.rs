@@ -218,8 +218,8 @@ pub fn run_sweep(ctx: &Arc<Context>, sweep: &Sweep, command: &[String], mut prog
                 }
             }
             if matches!(sweep.what, What::Perm | What::All) {
-                // Element sizes from the value axis (0, keys only, has no permutation row).
-                for &value_bytes in sweep.values.iter().filter(|&&v| v > 0) {
+                // Element sizes from the value axis; 0: the permutation of indices.
+                for &value_bytes in &sweep.values {
                     let reproducible = ranking == Ranking::Stable;
                     emit(bench_perm(ctx, &mut arena, n, value_bytes, reproducible, policy, &sweep.opts)?);
                 }

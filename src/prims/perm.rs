@@ -11,6 +11,11 @@
 //! capacity, otherwise through global scratch buffers (the same keys). Independent uniform
 //! groups, each put in a uniform order, give a uniform permutation (up to ties of the 64-bit
 //! keys, broken by position: a total-variation distance below k² 2^-65 for a group of k).
+//! The permutation of indices ([`PermDesc::indices`]: 0..n-1, no input array) needs no id
+//! array: the sort's passes move the indices alone (4 bytes, not an 8-byte pair) and draw
+//! each index's group again from Philox (pass 0 reads nothing: element i is i), and each
+//! group's bounds come from a binary search over the grouped indices. Its output equals the
+//! shuffle of the array 0..n-1 with the same seed.
 //! In the reproducible mode every step is a pure function of (seed, n): the output is the same
 //! on every GPU, subgroup width and run, and equals [`reference()`]. The default mode ranks the
 //! sort's first pass with workgroup atomics, so the order of a group before its shuffle
@@ -53,6 +58,14 @@ pub struct PermDesc {
     /// not change the output.
     #[serde(default)]
     pub debug_full_compare: bool,
+    /// Permute the indices 0..n-1 (4-byte elements, no input array): the passes move the
+    /// indices alone and draw their group ids again. The same output as shuffling the array
+    /// 0..n-1.
+    #[serde(default)]
+    pub indices: bool,
+    /// Debug (tests): the sort's forced look-back fallback ([`SortDesc::force_fallback_period`]).
+    #[serde(default)]
+    pub debug_force_fallback_period: u32,
 }
 
 impl PermDesc {
@@ -67,7 +80,13 @@ impl PermDesc {
             reproducible: false,
             policy: BinningPolicy::default(),
             debug_full_compare: false,
+            indices: false,
+            debug_force_fallback_period: 0,
         }
+    }
+    /// The permutation of 0..n-1 (u32, no input array; [`PermDesc::indices`]).
+    pub fn indices(n: u64, seed: u64) -> PermDesc {
+        PermDesc { indices: true, ..PermDesc::new(n, 4, seed) }
     }
     /// The group target: as given, or 1024 elements up to 2^26 (at most 65,536 groups: two
     /// 8-bit sort passes) and 4096 beyond (two passes up to 2^28; the group still fits 48 KiB
@@ -84,10 +103,17 @@ impl PermDesc {
     }
     pub fn label(&self) -> String {
         let mode = if self.reproducible { " reproducible" } else { "" };
-        format!("perm {}B n={} seed={}{mode}", self.value_bytes, self.n, self.seed)
+        let what = if self.indices { "indices".to_string() } else { format!("{}B", self.value_bytes) };
+        format!("perm {what} n={} seed={}{mode}", self.n, self.seed)
     }
     fn group_bits(&self) -> u32 {
         32 - (self.groups() - 1).leading_zeros()
+    }
+    /// Push-constant words of the group draw: groups, seed (two words) and the rejection
+    /// threshold, (0 - groups) % groups.
+    fn draw_push(&self) -> [u32; 4] {
+        let g = self.groups();
+        [g, self.seed as u32, (self.seed >> 32) as u32, g.wrapping_neg() % g]
     }
     /// Label bits of a group's shuffle: about one label per expected element, 1 to 11 (at most
     /// 2048 labels: 8 KiB of shared memory). The labels are the keys' top bits, so their
@@ -123,8 +149,11 @@ pub struct PermPlan {
     ids: Arc<Pipeline>,
     bounds: Arc<Pipeline>,
     shuffle: Arc<Pipeline>,
-    /// None when there is one group (nothing to sort).
+    /// None when there is one group (nothing to sort). For indices: always (a single
+    /// group's one pass is a copy of 0..n-1).
     sort: Option<SortPlan>,
+    /// Indices: the bounds by binary search (glsl/perm/bounds_search.comp).
+    bounds_search: Option<Arc<Pipeline>>,
 }
 
 impl PermPlan {
@@ -139,6 +168,9 @@ impl PermPlan {
         let what = desc.label();
         if ![4, 8].contains(&desc.value_bytes) {
             return invalid(format!("{what}: elements must be 4 or 8 bytes, not {}", desc.value_bytes));
+        }
+        if desc.indices && (desc.value_bytes != 4 || desc.n > u32::MAX as u64 + 1) {
+            return invalid(format!("{what}: indices are u32 (4-byte elements, n <= 2^32)"));
         }
         if desc.target() < 2 {
             return invalid(format!("{what}: the group target must be at least 2"));
@@ -164,11 +196,22 @@ impl PermPlan {
         if workgroup / ctx.info().subgroup.min_size.max(1) > 256 {
             return invalid(format!("{what}: the shuffle needs subgroups of at least {} lanes (its scan keeps 256 subgroup sums)", workgroup / 256));
         }
-        let sort = if desc.groups() > 1 {
+        let sort = if desc.indices {
+            // Keys are the indices; the pass kernel draws their group ids (at least one bit:
+            // one group's single pass finds every index in bucket 0 and copies them).
+            let mut sd = SortDesc::new(KeyType::U32, desc.n);
+            sd.bits = (0, desc.group_bits().max(1));
+            sd.subgroup_size = desc.subgroup_size;
+            sd.force_fallback_period = desc.debug_force_fallback_period;
+            sd.policy = desc.policy;
+            sd.ranking = if desc.reproducible { Ranking::Stable } else { Ranking::Atomic };
+            Some(SortPlan::with_pass_kernel(ctx, sd, "perm_pass", 4)?)
+        } else if desc.groups() > 1 {
             let mut sd = SortDesc::new(KeyType::U32, desc.n);
             sd.value_bytes = desc.value_bytes;
             sd.bits = (0, desc.group_bits());
             sd.subgroup_size = desc.subgroup_size;
+            sd.force_fallback_period = desc.debug_force_fallback_period;
             sd.policy = desc.policy;
             sd.ranking = if desc.reproducible { Ranking::Stable } else { Ranking::Atomic };
             Some(SortPlan::new(ctx, sd)?)
@@ -177,7 +220,8 @@ impl PermPlan {
             None
         };
         let sort_passes = sort.as_ref().map_or(1, |s| s.desc().passes());
-        let ids = ctx.pipeline(PipelineKey { shader: "perm_group_ids", spec: vec![256, sort_passes], subgroup_size: None, bindings: 2, push_bytes: 20 })?;
+        let ids_kernel = |write_ids: bool| ctx.pipeline(PipelineKey { shader: "perm_group_ids", spec: vec![256, sort_passes, write_ids as u32], subgroup_size: None, bindings: 2, push_bytes: 20 });
+        let ids = ids_kernel(!desc.indices)?;
         let shuffle = ctx.pipeline(PipelineKey {
             shader: if desc.value_bytes == 8 { "perm_shuffle_v2" } else { "perm_shuffle_v1" },
             spec: vec![workgroup, capacity, desc.label_bits(), desc.debug_full_compare as u32],
@@ -186,7 +230,11 @@ impl PermPlan {
             push_bytes: 16,
         })?;
         let bounds = ctx.pipeline(PipelineKey { shader: "perm_bounds", spec: vec![256], subgroup_size: None, bindings: 2, push_bytes: 8 })?;
-        Ok(PermPlan { desc, capacity, ids, bounds, shuffle, sort })
+        let bounds_search = match desc.indices {
+            true => Some(ctx.pipeline(PipelineKey { shader: "perm_bounds_search", spec: vec![64], subgroup_size: None, bindings: 2, push_bytes: 20 })?),
+            false => None,
+        };
+        Ok(PermPlan { desc, capacity, ids, bounds, shuffle, sort, bounds_search })
     }
 
     pub fn desc(&self) -> &PermDesc {
@@ -204,8 +252,9 @@ impl PermPlan {
         let ids = self.desc.n * 4;
         match &self.sort {
             Some(s) => {
+                // Indices: the keys-only sort's values_alt receives the grouped indices.
                 let (ka, va, h, st) = s.scratch_bytes();
-                (ids, ids, ka, va, h, st)
+                (ids, ids, ka, if self.desc.indices { self.values_bytes() } else { va }, h, st)
             }
             // keys_alt is the shuffle's overflow scratch; the sort's other buffers go unused.
             None => (ids, ids, ids.max(4), 4, 4, 4),
@@ -219,8 +268,10 @@ impl PermPlan {
         }
     }
 
-    /// Reset, barrier, permute: `values_out` receives `values_in` permuted (inputs only read).
-    pub fn record(&self, rec: &mut Recorder, values_in: BufferSlice, values_out: BufferSlice, scratch: &PermScratch) -> Result<()> {
+    /// Reset, barrier, permute: `values_out` receives `values_in` permuted (inputs only read);
+    /// for indices ([`PermDesc::indices`]) `values_in` is None and `values_out` receives a
+    /// permutation of 0..n-1.
+    pub fn record(&self, rec: &mut Recorder, values_in: Option<BufferSlice>, values_out: BufferSlice, scratch: &PermScratch) -> Result<()> {
         self.record_reset(rec, scratch);
         if let Some(s) = &self.sort {
             let reset = [scratch.sort.hist.sub(0, s.hist_bytes()), scratch.sort.state.sub(0, s.state_bytes().max(4))];
@@ -230,11 +281,16 @@ impl PermPlan {
     }
 
     /// The permutation alone, on scratch reset since the last one.
-    pub fn record_permute(&self, rec: &mut Recorder, values_in: BufferSlice, values_out: BufferSlice, scratch: &PermScratch) -> Result<()> {
+    pub fn record_permute(&self, rec: &mut Recorder, values_in: Option<BufferSlice>, values_out: BufferSlice, scratch: &PermScratch) -> Result<()> {
         let what = self.desc.label();
         let vb = self.values_bytes();
+        match (values_in, self.desc.indices) {
+            (Some(v), false) => super::require_bytes(&what, "values_in", v, vb)?,
+            (None, true) => {}
+            (Some(_), true) => return invalid(format!("{what}: a permutation of indices takes no input")),
+            (None, false) => return invalid(format!("{what}: no input given")),
+        }
         for (name, s, need) in [
-            ("values_in", values_in, vb),
             ("values_out", values_out, vb),
             ("ids", scratch.ids, self.desc.n * 4),
             ("ids_sorted", scratch.ids_sorted, self.desc.n * 4),
@@ -253,28 +309,45 @@ impl PermPlan {
         // words, as a group's target is at least 2).
         let bounds = scratch.ids.sub(0, self.desc.n * 4);
         // The shuffle reads the grouped elements and writes the output (out of place, so its
-        // stores are coalesced): the sort leaves them in its values_alt, with the output as
-        // its ping-pong buffer; one group is shuffled straight from the input.
-        let grouped = match &self.sort {
-            Some(s) => {
+        // stores are coalesced): the sort leaves them in its values_alt (with the output as
+        // its ping-pong buffer; indices: as its keys' output); one group of an array is
+        // shuffled straight from the input.
+        let grouped = match (&self.sort, values_in) {
+            (Some(s), values_in) => {
                 let ids = scratch.ids.sub(0, self.desc.n * 4);
                 let grouped = scratch.sort.values_alt.sub(0, vb);
                 let hist = scratch.sort.hist.sub(0, s.hist_bytes());
-                // The ids and their digit counts (the sort's upfront histogram): four elements
-                // an invocation, at least 2048 a workgroup (as the sort's histogram counts).
+                // The ids' digit counts (the sort's upfront histogram), and for an array the
+                // ids: four elements an invocation, at least 2048 a workgroup (as the sort's
+                // histogram counts).
                 let (bits, passes) = (s.desc().bits.1, s.desc().passes());
                 let ids_push: [u32; 5] = [push[0], push[1], push[2], push[3], bits - 8 * (passes - 1)];
                 let workgroups = (self.desc.policy.histogram_groups as u64).min(self.desc.n.div_ceil(2048)) as u32;
                 rec.dispatch(&self.ids, &[ids, hist], bytemuck::bytes_of(&ids_push), [workgroups.max(1), 1, 1])?;
                 rec.barrier(&[ids, hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "perm: group ids and their digit counts ready for the sort");
-                let sort_scratch = SortScratch { values_alt: values_out.sub(0, vb), ..scratch.sort };
-                s.record_passes(rec, ids, ids_sorted, Some((values_in.sub(0, vb), grouped)), &sort_scratch)?;
-                rec.barrier(&[ids_sorted, bounds], Access::ComputeReadWrite, Access::ComputeReadWrite, "perm: sorted ids ready, the sort's input free for the bounds");
-                rec.dispatch_count(&self.bounds, &[ids_sorted, bounds], bytemuck::bytes_of(&[push[0], push[1]]), self.desc.n.div_ceil(1024) as u32)?;
+                match values_in {
+                    Some(values_in) => {
+                        let sort_scratch = SortScratch { values_alt: values_out.sub(0, vb), ..scratch.sort };
+                        s.record_passes(rec, ids, ids_sorted, Some((values_in.sub(0, vb), grouped)), &sort_scratch)?;
+                        rec.barrier(&[ids_sorted, bounds], Access::ComputeReadWrite, Access::ComputeReadWrite, "perm: sorted ids ready, the sort's input free for the bounds");
+                        rec.dispatch_count(&self.bounds, &[ids_sorted, bounds], bytemuck::bytes_of(&[push[0], push[1]]), self.desc.n.div_ceil(1024) as u32)?;
+                    }
+                    None => {
+                        // Indices: the passes read no keys in pass 0 (the ids buffer is bound,
+                        // unread, as their input) and bind ids_sorted as their unused values.
+                        let sort_scratch = SortScratch { values_alt: ids_sorted, ..scratch.sort };
+                        s.record_passes_with(rec, ids, grouped, None, &sort_scratch, &self.desc.draw_push())?;
+                        let search = self.bounds_search.as_ref().expect("indices have the bounds search");
+                        let d = self.desc.draw_push();
+                        let search_push: [u32; 5] = [push[0], d[0], d[1], d[2], d[3]];
+                        rec.dispatch_count(search, &[grouped, bounds], bytemuck::bytes_of(&search_push), (g + 1).div_ceil(64))?;
+                    }
+                }
                 rec.barrier(&[ids_sorted, bounds, grouped], Access::ComputeWrite, Access::ComputeReadWrite, "perm: groups in order and bounded before the shuffle");
                 grouped
             }
-            None => values_in.sub(0, vb),
+            (None, Some(v)) => v.sub(0, vb),
+            (None, None) => unreachable!("indices always run the passes"),
         };
         // The sort is done with its keys_alt and its ping-pong buffer: the shuffle's overflow
         // scratch (positions) and its output.
@@ -283,15 +356,21 @@ impl PermPlan {
         rec.dispatch_count(&self.shuffle, &[ids_sorted, grouped, values_out.sub(0, vb), tmp_pos, bounds], bytemuck::bytes_of(&push), g)
     }
 
-    /// Upload, permute, download (raw words, `value_bytes / 4` per element).
-    pub fn run(&self, ctx: &Arc<Context>, values: &[u32]) -> Result<Vec<u32>> {
+    /// Upload, permute, download (raw words, `value_bytes / 4` per element); for indices
+    /// `values` is None.
+    pub fn run(&self, ctx: &Arc<Context>, values: Option<&[u32]>) -> Result<Vec<u32>> {
         let vw = self.desc.value_bytes as usize / 4;
-        if values.len() != self.desc.n as usize * vw {
-            return invalid(format!("{}: {} value words given", self.desc.label(), values.len()));
+        if let Some(values) = values {
+            if values.len() != self.desc.n as usize * vw {
+                return invalid(format!("{}: {} value words given", self.desc.label(), values.len()));
+            }
         }
         let (ib, sb, ka, va, h, st) = self.scratch_bytes();
         let buf = |bytes: u64, name: &str| Buffer::new(ctx, bytes, MemoryLocation::GpuOnly, name);
-        let vin = gpu::upload(ctx, bytemuck::cast_slice(values), "perm input")?;
+        let vin = match values {
+            Some(values) => Some(gpu::upload(ctx, bytemuck::cast_slice(values), "perm input")?),
+            None => None,
+        };
         let vout = buf(self.values_bytes(), "perm output")?;
         let (ids, ids_sorted, kalt, valt, hist, state) =
             (buf(ib, "perm ids")?, buf(sb, "perm ids sorted")?, buf(ka, "perm sort alt")?, buf(va, "perm values alt")?, buf(h, "perm hist")?, buf(st, "perm state")?);
@@ -301,7 +380,7 @@ impl PermPlan {
             sort: SortScratch { keys_alt: kalt.slice(), values_alt: valt.slice(), hist: hist.slice(), state: state.slice() },
         };
         let mut rec = Recorder::new(ctx, self.desc.label())?;
-        self.record(&mut rec, vin.slice(), vout.slice(), &scratch)?;
+        self.record(&mut rec, vin.as_ref().map(|b| b.slice()), vout.slice(), &scratch)?;
         rec.barrier(&[vout.slice()], Access::ComputeWrite, Access::TransferRead, "permutation copied to the host");
         rec.submit_and_wait()?;
         drop(rec);

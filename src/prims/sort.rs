@@ -138,16 +138,25 @@ pub struct SortPlan {
     pass: BinningPass,
     /// The first digit pass when it ranks with atomics (`Ranking::Atomic`).
     first: Option<BinningPass>,
+    /// Push-constant words the pass kernel takes after the sort's five (the permutation's).
+    extra_push: u32,
 }
 
 impl SortPlan {
     pub fn new(ctx: &Context, desc: SortDesc) -> Result<SortPlan> {
+        let kw = if desc.key.wide() { "k64" } else { "k32" };
+        let shader = format!("sort_onesweep_{kw}_v{}", desc.value_bytes / 4);
+        SortPlan::with_pass_kernel(ctx, desc, &shader, 0)
+    }
+
+    /// A sort whose digit passes run `shader` (a variant of glsl/sort/onesweep.comp) with
+    /// `extra_push` more push-constant words ([`SortPlan::record_passes_with`]).
+    pub(crate) fn with_pass_kernel(ctx: &Context, desc: SortDesc, shader: &str, extra_push: u32) -> Result<SortPlan> {
         let what = desc.label();
         let (lo, hi) = desc.bits;
         if lo >= hi || hi > desc.key.bits() {
             return invalid(format!("{what}: bit range {lo}:{hi} must satisfy lo < hi <= {}", desc.key.bits()));
         }
-        let kw = if desc.key.wide() { "k64" } else { "k32" };
         let kind = desc.key.kind();
         let desc_flag = desc.descending as u32;
         let histogram_kernel = |vector_loads: bool| {
@@ -170,20 +179,13 @@ impl SortPlan {
         let offsets =
             ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
         let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
-        let kernel = BinningKernel {
-            shader: &format!("sort_onesweep_{kw}_v{}", desc.value_bytes / 4),
-            key_kind: kind,
-            descending: desc.descending,
-            source: 0,
-            bindings: 6,
-            push_bytes: 20,
-        };
+        let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings: 6, push_bytes: 20 + 4 * extra_push };
         let first = match desc.ranking {
             Ranking::Atomic => Some(BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &desc.policy, Ranking::Atomic, kernel.clone())?),
             Ranking::Stable => None,
         };
         let pass = BinningPass::new(ctx, &what, input, desc.force_fallback_period, &desc.policy, Ranking::Stable, kernel)?;
-        Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first })
+        Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, extra_push })
     }
 
     pub fn desc(&self) -> &SortDesc {
@@ -323,7 +325,23 @@ impl SortPlan {
         values: Option<(BufferSlice, BufferSlice)>,
         scratch: &SortScratch,
     ) -> Result<()> {
+        self.record_passes_with(rec, keys_in, keys_out, values, scratch, &[])
+    }
+
+    /// [`SortPlan::record_passes`] with the pass kernel's extra push-constant words.
+    pub(crate) fn record_passes_with(
+        &self,
+        rec: &mut Recorder,
+        keys_in: BufferSlice,
+        keys_out: BufferSlice,
+        values: Option<(BufferSlice, BufferSlice)>,
+        scratch: &SortScratch,
+        extra_push: &[u32],
+    ) -> Result<()> {
         self.check(keys_in, keys_out, values, scratch)?;
+        if extra_push.len() != self.extra_push as usize {
+            return invalid(format!("{}: {} extra push words given, the pass kernel takes {}", self.desc.label(), extra_push.len(), self.extra_push));
+        }
         if self.desc.n == 0 {
             return Ok(());
         }
@@ -352,9 +370,10 @@ impl SortPlan {
             let (ks, kd, vs, vd) = (ks.sub(0, kb), kd.sub(0, kb), vs.sub(0, vb), vd.sub(0, vb));
             let state = scratch.state.sub(p as u64 * self.pass_state_bytes(), self.pass_state_bytes());
             let bits = if p + 1 == passes { last_bits } else { 8 };
-            let push: [u32; 5] = [self.desc.n as u32, self.pass.tiles, lo + 8 * p, bits, p];
+            let mut push = vec![self.desc.n as u32, self.pass.tiles, lo + 8 * p, bits, p];
+            push.extend_from_slice(extra_push);
             let pass = if p == 0 { self.first.as_ref().unwrap_or(&self.pass) } else { &self.pass };
-            rec.dispatch_count(&pass.pipeline, &[ks, kd, vs, vd, hist, state], bytemuck::bytes_of(&push), pass.tiles)?;
+            rec.dispatch_count(&pass.pipeline, &[ks, kd, vs, vd, hist, state], bytemuck::cast_slice(&push), pass.tiles)?;
             rec.barrier(&[kd, vd], Access::ComputeWrite, Access::ComputeReadWrite, "sort: a pass's output is the next pass's input");
         }
         Ok(())
