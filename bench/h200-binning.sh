@@ -118,6 +118,11 @@ step lb10-ms 150 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 0
 # into invocation 0's walks and the wait at its barrier (for every walk and every subgroup's
 # staging), ranking and staging apart.
 step clocks11 90 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy autoxautoxclocks --trials 10 --json "$OUT/clocks11.json"
+# Session 11: the permutation of indices (`--values 0`: no id array, indices moved alone,
+# group ids drawn again in the passes) against the 4-byte array's, at 2^26 and 2^28, with the
+# pass and shuffle registers.
+step perm11 150 $B bench perm --n 2^26,2^28 --values 0,4 --ranking atomic,stable --trials 10 --profile --json "$OUT/perm11.json"
+if want perm11-stats; then timeout 60 $B pipelines --stats | grep -E '^perm_' > "$OUT/perm11-stats.md" 2> "$OUT/perm11-stats.log"; fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

@@ -793,8 +793,14 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                 desc.n = desc.n.min(ctx.max_storage_buffer_range() / 8);
                 desc.group_target = 4096;
                 desc.subgroup_size = dev.subgroup_size;
-                let plan = PermPlan::new(&ctx, desc)?;
+                let plan = PermPlan::new(&ctx, desc.clone())?;
                 show(plan.shuffle_pipeline(), format!("perm {value_bytes}B shuffle, {}", plan.policy_label()))?;
+                if value_bytes == 4 {
+                    let plan = PermPlan::new(&ctx, PermDesc { indices: true, ..desc })?;
+                    if let Some(p) = plan.pass_pipeline() {
+                        show(p, format!("perm indices pass, {}", plan.policy_label()))?;
+                    }
+                }
             }
         }
     }

@@ -31,6 +31,7 @@ layout(set = 0, binding = 6, std430) readonly buffer AuxSplit { KEY aux_splitter
 KEY key_at(uint i) { return keys_in[i]; }
 uint bucket_of(uint index, KEY key) { return bucket_from(index, key); }
 bool bucket_is_key_function() { return SOURCE == 0u; }
+bool bucket_is_slow() { return false; }
 // Bits that tell the buckets apart: ceil(log2(buckets)).
 uint bucket_bits() { return pc.buckets <= 1u ? 0u : uint(findMSB(pc.buckets - 1u)) + 1u; }
 uint bucket_base(uint b) { return offsets[b]; }

@@ -34,6 +34,7 @@
 //   KEY key_at(uint i)                    input key i (keys_in[i], or computed)
 //   uint bucket_of(uint index, KEY key)   the element's bucket, < 256
 //   bool bucket_is_key_function()         bucket_of ignores the index and is cheap
+//   bool bucket_is_slow()                 bucket_of is long: one element at a time
 //   uint bucket_bits()                    bits that distinguish buckets (ballots per step)
 //   uint bucket_base(uint b)              where bucket b starts in the output
 //   bool pass_is_trivial()                true when every element is in one bucket
@@ -571,10 +572,30 @@ void binning_pass() {
     uint count = min(tile_size(), pc.n - tile * tile_size());
     phase_end(0xFFFFFFFFu);  // start the clock
 
-    [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-        uint i = key_index(tile, j);
-        key[j] = i < pc.n ? key_at(i) : KEY(0);
-        el[j] = i < pc.n ? bucket_of(i, key[j]) << 16 : INVALID;
+    if (bucket_is_slow()) {
+        // A long bucket function (the permutation's Philox draws): the loads unrolled (all in
+        // flight), the buckets one element at a time through shared memory (free until the
+        // counting), so the registers of ITEMS draws are not live at once (unrolled, the
+        // permutation's pass took 102 registers on the H200: one workgroup per SM).
+        uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+            uint i = key_index(tile, j);
+            key[j] = i < pc.n ? key_at(i) : KEY(0);
+            s_mem[j * wg + lid] = uint(key[j]);
+        }
+        [[dont_unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+            uint i = key_index(tile, j);
+            if (i < pc.n) s_mem[j * wg + lid] = bucket_of(i, KEY(s_mem[j * wg + lid]));
+        }
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
+            el[j] = key_index(tile, j) < pc.n ? s_mem[j * wg + lid] << 16 : INVALID;
+        barrier();  // every lane's words read before the counter rows take s_mem
+    } else {
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+            uint i = key_index(tile, j);
+            key[j] = i < pc.n ? key_at(i) : KEY(0);
+            el[j] = i < pc.n ? bucket_of(i, key[j]) << 16 : INVALID;
+        }
     }
 
     // Every element is in the same bucket: the pass is a stable copy.

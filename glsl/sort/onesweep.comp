@@ -2,9 +2,9 @@
 // One OneSweep digit pass of the radix sort: the shared binning pass (sort/binning.glsl)
 // with the key's digit as the bucket. CPU twin: src/prims/sort.rs (reference).
 // PERM_IDS (32-bit keys alone): a pass of the permutation of indices (src/prims/perm.rs).
-// The keys are element indices (in pass 0 implicit: element i is i, nothing is read), and
-// the bucket is a digit of the element's group id, drawn again from Philox as
-// perm/group_ids.comp draws it, so no id array is read or moved.
+// The keys are element indices (in pass 0 implicit: element i is i), and the bucket is a
+// digit of the element's group id: in pass 0 read from the ids, later drawn again from
+// Philox as perm/group_ids.comp draws it, so the ids are never moved.
 #include "common/subgroup.glsl"
 #extension GL_KHR_memory_scope_semantics : require
 
@@ -39,16 +39,22 @@ layout(set = 0, binding = 5, std430) coherent buffer State { uint state[]; };
 #include "sort/hist_layout.glsl"
 
 #ifdef PERM_IDS
+// Pass 0: the keys are implicit (element i is i) and the group ids are read from keys_in
+// (perm/group_ids.comp wrote them, at no extra cost: that kernel is bound by its draws);
+// later passes draw each key's group again.
 KEY key_at(uint i) { return pc.pass_index == 0u ? i : keys_in[i]; }
 uint bucket_of(uint index, KEY key) {
-    return (perm_group(key, pc.groups, pc.threshold, pc.seed) >> pc.shift) & ((1u << pc.bits) - 1u);
+    uint id = pc.pass_index == 0u ? keys_in[index] : perm_group(key, pc.groups, pc.threshold, pc.seed);
+    return (id >> pc.shift) & ((1u << pc.bits) - 1u);
 }
 // The scatter finds a position's bucket from the bucket starts rather than drawing again.
 bool bucket_is_key_function() { return false; }
+bool bucket_is_slow() { return pc.pass_index != 0u; }
 #else
 KEY key_at(uint i) { return keys_in[i]; }
 uint bucket_of(uint index, KEY key) { return digit_of(key, pc.shift, pc.bits); }
 bool bucket_is_key_function() { return true; }
+bool bucket_is_slow() { return false; }
 #endif
 uint bucket_bits() { return pc.bits; }
 uint bucket_base(uint b) { return offsets[pc.pass_index * 256u + b]; }

@@ -11,10 +11,11 @@
 //! capacity, otherwise through global scratch buffers (the same keys). Independent uniform
 //! groups, each put in a uniform order, give a uniform permutation (up to ties of the 64-bit
 //! keys, broken by position: a total-variation distance below k² 2^-65 for a group of k).
-//! The permutation of indices ([`PermDesc::indices`]: 0..n-1, no input array) needs no id
-//! array: the sort's passes move the indices alone (4 bytes, not an 8-byte pair) and draw
-//! each index's group again from Philox (pass 0 reads nothing: element i is i), and each
-//! group's bounds come from a binary search over the grouped indices. Its output equals the
+//! The permutation of indices ([`PermDesc::indices`]: 0..n-1, no input array) never moves
+//! the ids: the sort's passes move the indices alone (4 bytes, not an 8-byte pair); pass 0
+//! reads the ids (its keys are implicit: element i is i), later passes draw each index's
+//! group again from Philox, and each group's bounds come from a binary search over the
+//! grouped indices. Its output equals the
 //! shuffle of the array 0..n-1 with the same seed.
 //! In the reproducible mode every step is a pure function of (seed, n): the output is the same
 //! on every GPU, subgroup width and run, and equals [`reference()`]. The default mode ranks the
@@ -220,8 +221,7 @@ impl PermPlan {
             None
         };
         let sort_passes = sort.as_ref().map_or(1, |s| s.desc().passes());
-        let ids_kernel = |write_ids: bool| ctx.pipeline(PipelineKey { shader: "perm_group_ids", spec: vec![256, sort_passes, write_ids as u32], subgroup_size: None, bindings: 2, push_bytes: 20 });
-        let ids = ids_kernel(!desc.indices)?;
+        let ids = ctx.pipeline(PipelineKey { shader: "perm_group_ids", spec: vec![256, sort_passes], subgroup_size: None, bindings: 2, push_bytes: 20 })?;
         let shuffle = ctx.pipeline(PipelineKey {
             shader: if desc.value_bytes == 8 { "perm_shuffle_v2" } else { "perm_shuffle_v1" },
             spec: vec![workgroup, capacity, desc.label_bits(), desc.debug_full_compare as u32],
@@ -239,6 +239,10 @@ impl PermPlan {
 
     pub fn desc(&self) -> &PermDesc {
         &self.desc
+    }
+    /// The sort's digit-pass kernel, if any (for its compiler statistics).
+    pub fn pass_pipeline(&self) -> Option<&Arc<Pipeline>> {
+        self.sort.as_ref().map(|s| s.binning_pipeline())
     }
     /// The group shuffle's kernel (for its compiler statistics).
     pub fn shuffle_pipeline(&self) -> &Arc<Pipeline> {
@@ -333,8 +337,8 @@ impl PermPlan {
                         rec.dispatch_count(&self.bounds, &[ids_sorted, bounds], bytemuck::bytes_of(&[push[0], push[1]]), self.desc.n.div_ceil(1024) as u32)?;
                     }
                     None => {
-                        // Indices: the passes read no keys in pass 0 (the ids buffer is bound,
-                        // unread, as their input) and bind ids_sorted as their unused values.
+                        // Indices: pass 0 reads the ids (its keys are implicit), later passes
+                        // draw them again; ids_sorted is bound as their unused values.
                         let sort_scratch = SortScratch { values_alt: ids_sorted, ..scratch.sort };
                         s.record_passes_with(rec, ids, grouped, None, &sort_scratch, &self.desc.draw_push())?;
                         let search = self.bounds_search.as_ref().expect("indices have the bounds search");
