@@ -100,7 +100,7 @@ fn variants() -> Vec<Variant> {
     // drawn again (each ranking, with and without the phase clocks, as the sort's).
     for (suffix, part) in RANKINGS {
         for clock in [false, true] {
-            let mut defines = vec![("KEY64", "0".to_string()), ("VALUE_WORDS", "0".to_string()), ("PERM_IDS", "1".to_string())];
+            let mut defines = vec![("KEY64", "0".to_string()), ("VALUE_WORDS", "1".to_string()), ("PERM_IDS", "1".to_string())];
             defines.extend(part.map(|d| (d, "1".to_string())));
             if clock {
                 defines.push(("CLOCKS", "1".to_string()));

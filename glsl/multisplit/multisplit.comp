@@ -28,10 +28,10 @@ layout(set = 0, binding = 6, std430) readonly buffer AuxSplit { KEY aux_splitter
 
 #include "sort/hist_layout.glsl"
 
-KEY key_at(uint i) { return keys_in[i]; }
 uint bucket_of(uint index, KEY key) { return bucket_from(index, key); }
 bool bucket_is_key_function() { return SOURCE == 0u; }
-bool bucket_is_slow() { return false; }
+VAL val_at(uint i) { return vals_in[i]; }
+bool pass_writes_keys() { return true; }
 // Bits that tell the buckets apart: ceil(log2(buckets)).
 uint bucket_bits() { return pc.buckets <= 1u ? 0u : uint(findMSB(pc.buckets - 1u)) + 1u; }
 uint bucket_base(uint b) { return offsets[b]; }

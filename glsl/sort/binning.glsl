@@ -31,10 +31,11 @@
 // The including kernel provides: KEY and VAL types with KEY64 and VALUE_WORDS; the buffers
 // keys_in, keys_out, vals_in, vals_out and state (`coherent`, ticket in word 0); spec
 // constants ITEMS, FORCE_FALLBACK_PERIOD, SPIN_LIMIT; push constants pc.n and pc.num_tiles;
-//   KEY key_at(uint i)                    input key i (keys_in[i], or computed)
+//   VAL val_at(uint i)                    input value i (vals_in[i], or computed)
+//   bool pass_writes_keys()               false: the keys only bucket, values alone are
+//                                         staged (from plane 0) and written (RELOAD)
 //   uint bucket_of(uint index, KEY key)   the element's bucket, < 256
 //   bool bucket_is_key_function()         bucket_of ignores the index and is cheap
-//   bool bucket_is_slow()                 bucket_of is long: one element at a time
 //   uint bucket_bits()                    bits that distinguish buckets (ballots per step)
 //   uint bucket_base(uint b)              where bucket b starts in the output
 //   bool pass_is_trivial()                true when every element is in one bucket
@@ -152,7 +153,7 @@ void fallback_histogram(uint t) {
     // (H200: u32 pairs at 256x15 80 -> 74 registers, u64 keys 79 -> 73, u64 pairs 79 -> 69).
     [[dont_unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint i = key_index(t, j);
-        if (i < pc.n) atomicAdd(s_fb[bucket_of(i, key_at(i))], 1u);
+        if (i < pc.n) atomicAdd(s_fb[bucket_of(i, keys_in[i])], 1u);
     }
     barrier();
 }
@@ -500,12 +501,13 @@ const uint KEY_WORDS = KEY64 != 0 ? 2u : 1u;
 void stage_values(uint tile, uint j, uint at) {
 #if VALUE_WORDS > 0
     uint t = tile_size();
-    VAL val = RELOAD != 0u ? vals_in[key_index(tile, j)] : v[j];
+    VAL val = RELOAD != 0u ? val_at(key_index(tile, j)) : v[j];
+    uint base = pass_writes_keys() ? KEY_WORDS * t : 0u;
 #if VALUE_WORDS == 1
-    s_mem[KEY_WORDS * t + at] = val;
+    s_mem[base + at] = val;
 #else
-    s_mem[KEY_WORDS * t + at] = val.x;
-    s_mem[(KEY_WORDS + 1u) * t + at] = val.y;
+    s_mem[base + at] = val.x;
+    s_mem[base + t + at] = val.y;
 #endif
 #endif
 }
@@ -515,11 +517,13 @@ void stage_planes(uint tile) {
         uint e = el[j];
         if (e == INVALID) continue;
         uint at = el_pos(e);
-        KEY k = RELOAD != 0u ? key_at(key_index(tile, j)) : key[j];
-        s_mem[at] = uint(k);
+        if (pass_writes_keys()) {
+            KEY k = RELOAD != 0u ? keys_in[key_index(tile, j)] : key[j];
+            s_mem[at] = uint(k);
 #if KEY64
-        s_mem[t + at] = uint(k >> 32);
+            s_mem[t + at] = uint(k >> 32);
 #endif
+        }
         stage_values(tile, j, at);
     }
 }
@@ -533,18 +537,25 @@ void scatter_planes(uint count) {
     [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
         uint i = r * wg + gl_LocalInvocationIndex;
         if (i >= count) continue;
+        uint dst, vbase = 0u;
+        if (pass_writes_keys()) {
 #if KEY64
-        KEY k = KEY(s_mem[i]) | (KEY(s_mem[t + i]) << 32);
+            KEY k = KEY(s_mem[i]) | (KEY(s_mem[t + i]) << 32);
 #else
-        KEY k = s_mem[i];
+            KEY k = s_mem[i];
 #endif
-        uint dst = s_glob[bucket_is_key_function() ? bucket_of(0u, k) : bucket_at(i)] + i;
-        if ((DEBUG_SKIP & 2u) != 0u) continue;
-        keys_out[dst] = k;
+            dst = s_glob[bucket_is_key_function() ? bucket_of(0u, k) : bucket_at(i)] + i;
+            if ((DEBUG_SKIP & 2u) != 0u) continue;
+            keys_out[dst] = k;
+            vbase = KEY_WORDS * t;
+        } else {
+            dst = s_glob[bucket_at(i)] + i;
+            if ((DEBUG_SKIP & 2u) != 0u) continue;
+        }
 #if VALUE_WORDS == 1
-        vals_out[dst] = s_mem[KEY_WORDS * t + i];
+        vals_out[dst] = s_mem[vbase + i];
 #elif VALUE_WORDS == 2
-        vals_out[dst] = uvec2(s_mem[KEY_WORDS * t + i], s_mem[(KEY_WORDS + 1u) * t + i]);
+        vals_out[dst] = uvec2(s_mem[vbase + i], s_mem[vbase + t + i]);
 #endif
     }
 }
@@ -572,30 +583,10 @@ void binning_pass() {
     uint count = min(tile_size(), pc.n - tile * tile_size());
     phase_end(0xFFFFFFFFu);  // start the clock
 
-    if (bucket_is_slow()) {
-        // A long bucket function (the permutation's Philox draws): the loads unrolled (all in
-        // flight), the buckets one element at a time through shared memory (free until the
-        // counting), so the registers of ITEMS draws are not live at once (unrolled, the
-        // permutation's pass took 102 registers on the H200: one workgroup per SM).
-        uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
-        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-            uint i = key_index(tile, j);
-            key[j] = i < pc.n ? key_at(i) : KEY(0);
-            s_mem[j * wg + lid] = uint(key[j]);
-        }
-        [[dont_unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-            uint i = key_index(tile, j);
-            if (i < pc.n) s_mem[j * wg + lid] = bucket_of(i, KEY(s_mem[j * wg + lid]));
-        }
-        [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
-            el[j] = key_index(tile, j) < pc.n ? s_mem[j * wg + lid] << 16 : INVALID;
-        barrier();  // every lane's words read before the counter rows take s_mem
-    } else {
-        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-            uint i = key_index(tile, j);
-            key[j] = i < pc.n ? key_at(i) : KEY(0);
-            el[j] = i < pc.n ? bucket_of(i, key[j]) << 16 : INVALID;
-        }
+    [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+        uint i = key_index(tile, j);
+        key[j] = i < pc.n ? keys_in[i] : KEY(0);
+        el[j] = i < pc.n ? bucket_of(i, key[j]) << 16 : INVALID;
     }
 
     // Every element is in the same bucket: the pass is a stable copy.
@@ -603,9 +594,9 @@ void binning_pass() {
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
             uint i = key_index(tile, j);
             if (i < pc.n) {
-                keys_out[i] = key[j];
+                if (pass_writes_keys()) keys_out[i] = key[j];
 #if VALUE_WORDS > 0
-                vals_out[i] = vals_in[i];
+                vals_out[i] = val_at(i);
 #endif
             }
         }
@@ -631,7 +622,7 @@ void binning_pass() {
     // RELOAD loads them while staging.
     if (RELOAD == 0u) [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint i = key_index(tile, j);
-        v[j] = i < pc.n ? vals_in[i] : VAL(0);
+        v[j] = i < pc.n ? val_at(i) : VAL(0);
     }
 #endif
     if (!early) {
@@ -681,7 +672,7 @@ void binning_pass() {
         if (i < count) {
             KEY k = KEY(got[r]) | (KEY(hi[r]) << 32);
             pd[r] = bucket_is_key_function() ? bucket_of(0u, k) : bucket_at(i);
-            if ((DEBUG_SKIP & 2u) == 0u) keys_out[s_glob[pd[r]] + i] = k;
+            if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) keys_out[s_glob[pd[r]] + i] = k;
         }
     }
 #else
@@ -689,7 +680,7 @@ void binning_pass() {
         uint i = r * wg + lid;
         if (i < count) {
             pd[r] = bucket_is_key_function() ? bucket_of(0u, got[r]) : bucket_at(i);
-            if ((DEBUG_SKIP & 2u) == 0u) keys_out[s_glob[pd[r]] + i] = got[r];
+            if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) keys_out[s_glob[pd[r]] + i] = got[r];
         }
     }
 #endif

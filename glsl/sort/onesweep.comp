@@ -1,10 +1,9 @@
 #version 460
 // One OneSweep digit pass of the radix sort: the shared binning pass (sort/binning.glsl)
 // with the key's digit as the bucket. CPU twin: src/prims/sort.rs (reference).
-// PERM_IDS (32-bit keys alone): a pass of the permutation of indices (src/prims/perm.rs).
-// The keys are element indices (in pass 0 implicit: element i is i), and the bucket is a
-// digit of the element's group id: in pass 0 read from the ids, later drawn again from
-// Philox as perm/group_ids.comp draws it, so the ids are never moved.
+// PERM_IDS (32-bit keys, 4-byte values): a pass of the permutation of indices
+// (src/prims/perm.rs): the keys are group ids, the values element indices, implicit in pass 0
+// (no input array is read), and the last pass stages and writes the indices alone.
 #include "common/subgroup.glsl"
 #extension GL_KHR_memory_scope_semantics : require
 
@@ -17,11 +16,7 @@ layout(constant_id = 5) const uint SPIN_LIMIT = 64;           // look-back round
 #include "sort/sort_keys.glsl"
 
 #ifdef PERM_IDS
-#include "common/philox.glsl"
-layout(push_constant) uniform Params {
-    uint n; uint num_tiles; uint shift; uint bits; uint pass_index;
-    uint groups; uvec2 seed; uint threshold;  // threshold: (0 - groups) % groups
-} pc;
+layout(push_constant) uniform Params { uint n; uint num_tiles; uint shift; uint bits; uint pass_index; uint passes; } pc;
 #else
 layout(push_constant) uniform Params { uint n; uint num_tiles; uint shift; uint bits; uint pass_index; } pc;
 #endif
@@ -38,23 +33,16 @@ layout(set = 0, binding = 5, std430) coherent buffer State { uint state[]; };
 
 #include "sort/hist_layout.glsl"
 
-#ifdef PERM_IDS
-// Pass 0: the keys are implicit (element i is i) and the group ids are read from keys_in
-// (perm/group_ids.comp wrote them, at no extra cost: that kernel is bound by its draws);
-// later passes draw each key's group again.
-KEY key_at(uint i) { return pc.pass_index == 0u ? i : keys_in[i]; }
-uint bucket_of(uint index, KEY key) {
-    uint id = pc.pass_index == 0u ? keys_in[index] : perm_group(key, pc.groups, pc.threshold, pc.seed);
-    return (id >> pc.shift) & ((1u << pc.bits) - 1u);
-}
-// The scatter finds a position's bucket from the bucket starts rather than drawing again.
-bool bucket_is_key_function() { return false; }
-bool bucket_is_slow() { return pc.pass_index != 0u; }
-#else
-KEY key_at(uint i) { return keys_in[i]; }
 uint bucket_of(uint index, KEY key) { return digit_of(key, pc.shift, pc.bits); }
 bool bucket_is_key_function() { return true; }
-bool bucket_is_slow() { return false; }
+#ifdef PERM_IDS
+// The values are element indices, implicit in pass 0 (element i is i); the last pass writes
+// them alone (the shuffle draws no ids from them: the bounds come from a search).
+VAL val_at(uint i) { return pc.pass_index == 0u ? i : vals_in[i]; }
+bool pass_writes_keys() { return pc.pass_index + 1u != pc.passes; }
+#else
+VAL val_at(uint i) { return vals_in[i]; }
+bool pass_writes_keys() { return true; }
 #endif
 uint bucket_bits() { return pc.bits; }
 uint bucket_base(uint b) { return offsets[pc.pass_index * 256u + b]; }

@@ -182,9 +182,8 @@ impl BinningPolicy {
     pub const AUTO_TILE: [(u32, u32); 3] = [(512, 16), (512, 10), (256, 15)];
 
     /// The tile asked for, (workgroup, items): the policy's, or the tuned default for the
-    /// element where it says 0.
-    pub fn tile_for(&self, key: KeyType, value_bytes: u32) -> (u32, u32) {
-        let words = (key.bytes() as u32 + value_bytes) / 4;
+    /// element's staged 4-byte words where it says 0.
+    pub fn tile_for(&self, words: u32) -> (u32, u32) {
         let auto = Self::AUTO_TILE[(words as usize - 1).min(2)];
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
@@ -290,6 +289,9 @@ pub(crate) struct BinningKernel<'a> {
     pub source: u32,
     pub bindings: u32,
     pub push_bytes: u32,
+    /// False where the kernel stages and writes only the values (its keys only bucket: the
+    /// permutation's last pass).
+    pub stages_keys: bool,
 }
 
 impl BinningPass {
@@ -329,7 +331,11 @@ impl BinningPass {
         require_subgroup_ops(ctx, what, &["basic", "ballot", "arithmetic", "shuffle"])?;
         let sg = &ctx.info().subgroup;
         let min_sg = input.subgroup_size.unwrap_or(sg.min_size);
-        let (workgroup_size, items) = p.tile_for(input.key, input.value_bytes);
+        // Words of an element staged in shared memory (its value words alone where the
+        // kernel's keys only bucket: the permutation's last pass).
+        let key_words = if kernel.stages_keys { input.key.bytes() as u32 / 4 } else { 0 };
+        let words = key_words + input.value_bytes / 4;
+        let (workgroup_size, items) = p.tile_for(words);
         let info = ctx.info();
         let workgroup_size = fit_workgroup(workgroup_size, min_sg, sg.max_size, info.max_workgroup_invocations, sg.max_workgroup_subgroups);
         if workgroup_size % sg.max_size.max(min_sg) != 0 || workgroup_size / min_sg > MAX_SUBGROUPS {
@@ -337,7 +343,7 @@ impl BinningPass {
         }
         // Shared memory: the larger of the counter rows and the staged word planes of the
         // tile (one, or all of them with `stage_all` or `reload`).
-        let planes = if p.stage_all || p.reload { (input.key.bytes() as u32 + input.value_bytes) / 4 } else { 1 };
+        let planes = if p.stage_all || p.reload { words } else { 1 };
         let shared_words = info.max_shared_memory_bytes / 4;
         // Mask rows too when peers are matched in shared memory: only at <= 32 lanes, and
         // only where both rows fit (else ballots; the pass's label says which ran).

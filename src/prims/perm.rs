@@ -11,12 +11,11 @@
 //! capacity, otherwise through global scratch buffers (the same keys). Independent uniform
 //! groups, each put in a uniform order, give a uniform permutation (up to ties of the 64-bit
 //! keys, broken by position: a total-variation distance below k² 2^-65 for a group of k).
-//! The permutation of indices ([`PermDesc::indices`]: 0..n-1, no input array) never moves
-//! the ids: the sort's passes move the indices alone (4 bytes, not an 8-byte pair); pass 0
-//! reads the ids (its keys are implicit: element i is i), later passes draw each index's
-//! group again from Philox, and each group's bounds come from a binary search over the
-//! grouped indices. Its output equals the
-//! shuffle of the array 0..n-1 with the same seed.
+//! The permutation of indices ([`PermDesc::indices`]: 0..n-1, no input array) reads no
+//! elements and moves fewer bytes: the first pass's values are implicit (element i is i), the
+//! last pass stages and writes the indices alone (in the larger tiles of 4-byte elements), and
+//! each group's bounds come from a binary search over the grouped indices that draws the
+//! probed elements' groups again. Its output equals the shuffle of the array 0..n-1.
 //! In the reproducible mode every step is a pure function of (seed, n): the output is the same
 //! on every GPU, subgroup width and run, and equals [`reference()`]. The default mode ranks the
 //! sort's first pass with workgroup atomics, so the order of a group before its shuffle
@@ -198,15 +197,17 @@ impl PermPlan {
             return invalid(format!("{what}: the shuffle needs subgroups of at least {} lanes (its scan keeps 256 subgroup sums)", workgroup / 256));
         }
         let sort = if desc.indices {
-            // Keys are the indices; the pass kernel draws their group ids (at least one bit:
-            // one group's single pass finds every index in bucket 0 and copies them).
+            // Group ids as keys, indices as values, implicit in the first pass; the last pass
+            // writes the indices alone. At least one bit: one group's single pass finds every
+            // element in bucket 0 and copies 0..n-1.
             let mut sd = SortDesc::new(KeyType::U32, desc.n);
+            sd.value_bytes = 4;
             sd.bits = (0, desc.group_bits().max(1));
             sd.subgroup_size = desc.subgroup_size;
             sd.force_fallback_period = desc.debug_force_fallback_period;
             sd.policy = desc.policy;
             sd.ranking = if desc.reproducible { Ranking::Stable } else { Ranking::Atomic };
-            Some(SortPlan::with_pass_kernel(ctx, sd, "perm_pass", 4)?)
+            Some(SortPlan::with_pass_kernel(ctx, sd, "perm_pass", 1, true)?)
         } else if desc.groups() > 1 {
             let mut sd = SortDesc::new(KeyType::U32, desc.n);
             sd.value_bytes = desc.value_bytes;
@@ -337,10 +338,11 @@ impl PermPlan {
                         rec.dispatch_count(&self.bounds, &[ids_sorted, bounds], bytemuck::bytes_of(&[push[0], push[1]]), self.desc.n.div_ceil(1024) as u32)?;
                     }
                     None => {
-                        // Indices: pass 0 reads the ids (its keys are implicit), later passes
-                        // draw them again; ids_sorted is bound as their unused values.
-                        let sort_scratch = SortScratch { values_alt: ids_sorted, ..scratch.sort };
-                        s.record_passes_with(rec, ids, grouped, None, &sort_scratch, &self.desc.draw_push())?;
+                        // Indices: the ids are also bound as the first pass's values (not read:
+                        // element i is i); the last pass writes no keys (ids_sorted is bound).
+                        let sort_scratch = SortScratch { values_alt: values_out.sub(0, vb), ..scratch.sort };
+                        s.record_passes_with(rec, ids, ids_sorted, Some((ids, grouped)), &sort_scratch, &[s.desc().passes()])?;
+                        rec.barrier(&[grouped, bounds], Access::ComputeReadWrite, Access::ComputeReadWrite, "perm: indices grouped, the ids free for the bounds");
                         let search = self.bounds_search.as_ref().expect("indices have the bounds search");
                         let d = self.desc.draw_push();
                         let search_push: [u32; 5] = [push[0], d[0], d[1], d[2], d[3]];

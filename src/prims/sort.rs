@@ -138,6 +138,8 @@ pub struct SortPlan {
     pass: BinningPass,
     /// The first digit pass when it ranks with atomics (`Ranking::Atomic`).
     first: Option<BinningPass>,
+    /// The last digit pass where it is another pipeline (the permutation's: values alone).
+    last: Option<BinningPass>,
     /// Push-constant words the pass kernel takes after the sort's five (the permutation's).
     extra_push: u32,
 }
@@ -146,12 +148,14 @@ impl SortPlan {
     pub fn new(ctx: &Context, desc: SortDesc) -> Result<SortPlan> {
         let kw = if desc.key.wide() { "k64" } else { "k32" };
         let shader = format!("sort_onesweep_{kw}_v{}", desc.value_bytes / 4);
-        SortPlan::with_pass_kernel(ctx, desc, &shader, 0)
+        SortPlan::with_pass_kernel(ctx, desc, &shader, 0, false)
     }
 
     /// A sort whose digit passes run `shader` (a variant of glsl/sort/onesweep.comp) with
-    /// `extra_push` more push-constant words ([`SortPlan::record_passes_with`]).
-    pub(crate) fn with_pass_kernel(ctx: &Context, desc: SortDesc, shader: &str, extra_push: u32) -> Result<SortPlan> {
+    /// `extra_push` more push-constant words ([`SortPlan::record_passes_with`]); with
+    /// `last_values_only` its last pass stages and writes the values alone (the kernel's
+    /// keys then only bucket), in tiles sized for them.
+    pub(crate) fn with_pass_kernel(ctx: &Context, desc: SortDesc, shader: &str, extra_push: u32, last_values_only: bool) -> Result<SortPlan> {
         let what = desc.label();
         let (lo, hi) = desc.bits;
         if lo >= hi || hi > desc.key.bits() {
@@ -179,13 +183,20 @@ impl SortPlan {
         let offsets =
             ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
         let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
-        let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings: 6, push_bytes: 20 + 4 * extra_push };
+        let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings: 6, push_bytes: 20 + 4 * extra_push, stages_keys: true };
         let first = match desc.ranking {
             Ranking::Atomic => Some(BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &desc.policy, Ranking::Atomic, kernel.clone())?),
             Ranking::Stable => None,
         };
+        let last = match last_values_only {
+            true => {
+                let k = BinningKernel { stages_keys: false, ..kernel.clone() };
+                Some(BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &desc.policy, Ranking::Stable, k)?)
+            }
+            false => None,
+        };
         let pass = BinningPass::new(ctx, &what, input, desc.force_fallback_period, &desc.policy, Ranking::Stable, kernel)?;
-        Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, extra_push })
+        Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, last, extra_push })
     }
 
     pub fn desc(&self) -> &SortDesc {
@@ -229,7 +240,8 @@ impl SortPlan {
     pub fn pass_state_bytes(&self) -> u64 {
         // Rounded up so that every pass's region starts at an offset any device can bind
         // (minStorageBufferOffsetAlignment is at most 256).
-        binning::state_bytes(self.pass.tiles).next_multiple_of(256)
+        let tiles = [Some(&self.pass), self.first.as_ref(), self.last.as_ref()].into_iter().flatten().map(|p| p.tiles).max().unwrap_or(0);
+        binning::state_bytes(tiles).next_multiple_of(256)
     }
     pub fn state_bytes(&self) -> u64 {
         self.pass_state_bytes() * self.desc.passes() as u64
@@ -370,9 +382,13 @@ impl SortPlan {
             let (ks, kd, vs, vd) = (ks.sub(0, kb), kd.sub(0, kb), vs.sub(0, vb), vd.sub(0, vb));
             let state = scratch.state.sub(p as u64 * self.pass_state_bytes(), self.pass_state_bytes());
             let bits = if p + 1 == passes { last_bits } else { 8 };
-            let mut push = vec![self.desc.n as u32, self.pass.tiles, lo + 8 * p, bits, p];
+            let pass = match (p, &self.last) {
+                (_, Some(last)) if p + 1 == passes => last,
+                (0, _) => self.first.as_ref().unwrap_or(&self.pass),
+                _ => &self.pass,
+            };
+            let mut push = vec![self.desc.n as u32, pass.tiles, lo + 8 * p, bits, p];
             push.extend_from_slice(extra_push);
-            let pass = if p == 0 { self.first.as_ref().unwrap_or(&self.pass) } else { &self.pass };
             rec.dispatch_count(&pass.pipeline, &[ks, kd, vs, vd, hist, state], bytemuck::cast_slice(&push), pass.tiles)?;
             rec.barrier(&[kd, vd], Access::ComputeWrite, Access::ComputeReadWrite, "sort: a pass's output is the next pass's input");
         }
