@@ -797,8 +797,8 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                 show(plan.shuffle_pipeline(), format!("perm {value_bytes}B shuffle, {}", plan.policy_label()))?;
                 if value_bytes == 4 {
                     let plan = PermPlan::new(&ctx, PermDesc { indices: true, ..desc })?;
-                    if let Some(p) = plan.pass_pipeline() {
-                        show(p, format!("perm indices pass, {}", plan.policy_label()))?;
+                    for (p, role) in plan.pass_pipelines().into_iter().zip(["first", "middle", "last"]) {
+                        show(p, format!("perm indices {role} pass, {}", plan.policy_label()))?;
                     }
                 }
             }

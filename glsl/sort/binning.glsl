@@ -32,8 +32,7 @@
 // keys_in, keys_out, vals_in, vals_out and state (`coherent`, ticket in word 0); spec
 // constants ITEMS, FORCE_FALLBACK_PERIOD, SPIN_LIMIT; push constants pc.n and pc.num_tiles;
 //   VAL val_at(uint i)                    input value i (vals_in[i], or computed)
-//   bool pass_writes_keys()               false: the keys only bucket, values alone are
-//                                         staged (from plane 0) and written (RELOAD)
+//   bool pass_writes_keys()               false: the keys only bucket (not written)
 //   uint bucket_of(uint index, KEY key)   the element's bucket, < 256
 //   bool bucket_is_key_function()         bucket_of ignores the index and is cheap
 //   uint bucket_bits()                    bits that distinguish buckets (ballots per step)
@@ -502,12 +501,11 @@ void stage_values(uint tile, uint j, uint at) {
 #if VALUE_WORDS > 0
     uint t = tile_size();
     VAL val = RELOAD != 0u ? val_at(key_index(tile, j)) : v[j];
-    uint base = pass_writes_keys() ? KEY_WORDS * t : 0u;
 #if VALUE_WORDS == 1
-    s_mem[base + at] = val;
+    s_mem[KEY_WORDS * t + at] = val;
 #else
-    s_mem[base + at] = val.x;
-    s_mem[base + t + at] = val.y;
+    s_mem[KEY_WORDS * t + at] = val.x;
+    s_mem[(KEY_WORDS + 1u) * t + at] = val.y;
 #endif
 #endif
 }
@@ -517,13 +515,11 @@ void stage_planes(uint tile) {
         uint e = el[j];
         if (e == INVALID) continue;
         uint at = el_pos(e);
-        if (pass_writes_keys()) {
-            KEY k = RELOAD != 0u ? keys_in[key_index(tile, j)] : key[j];
-            s_mem[at] = uint(k);
+        KEY k = RELOAD != 0u ? keys_in[key_index(tile, j)] : key[j];
+        s_mem[at] = uint(k);
 #if KEY64
-            s_mem[t + at] = uint(k >> 32);
+        s_mem[t + at] = uint(k >> 32);
 #endif
-        }
         stage_values(tile, j, at);
     }
 }
@@ -537,25 +533,18 @@ void scatter_planes(uint count) {
     [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
         uint i = r * wg + gl_LocalInvocationIndex;
         if (i >= count) continue;
-        uint dst, vbase = 0u;
-        if (pass_writes_keys()) {
 #if KEY64
-            KEY k = KEY(s_mem[i]) | (KEY(s_mem[t + i]) << 32);
+        KEY k = KEY(s_mem[i]) | (KEY(s_mem[t + i]) << 32);
 #else
-            KEY k = s_mem[i];
+        KEY k = s_mem[i];
 #endif
-            dst = s_glob[bucket_is_key_function() ? bucket_of(0u, k) : bucket_at(i)] + i;
-            if ((DEBUG_SKIP & 2u) != 0u) continue;
-            keys_out[dst] = k;
-            vbase = KEY_WORDS * t;
-        } else {
-            dst = s_glob[bucket_at(i)] + i;
-            if ((DEBUG_SKIP & 2u) != 0u) continue;
-        }
+        uint dst = s_glob[bucket_is_key_function() ? bucket_of(0u, k) : bucket_at(i)] + i;
+        if ((DEBUG_SKIP & 2u) != 0u) continue;
+        if (pass_writes_keys()) keys_out[dst] = k;
 #if VALUE_WORDS == 1
-        vals_out[dst] = s_mem[vbase + i];
+        vals_out[dst] = s_mem[KEY_WORDS * t + i];
 #elif VALUE_WORDS == 2
-        vals_out[dst] = uvec2(s_mem[vbase + i], s_mem[vbase + t + i]);
+        vals_out[dst] = uvec2(s_mem[KEY_WORDS * t + i], s_mem[(KEY_WORDS + 1u) * t + i]);
 #endif
     }
 }

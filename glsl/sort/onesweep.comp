@@ -2,8 +2,8 @@
 // One OneSweep digit pass of the radix sort: the shared binning pass (sort/binning.glsl)
 // with the key's digit as the bucket. CPU twin: src/prims/sort.rs (reference).
 // PERM_IDS (32-bit keys, 4-byte values): a pass of the permutation of indices
-// (src/prims/perm.rs): the keys are group ids, the values element indices, implicit in pass 0
-// (no input array is read), and the last pass stages and writes the indices alone.
+// (src/prims/perm.rs): the keys are group ids, the values element indices, implicit in the
+// first pass (no input array is read); the last pass writes the indices alone.
 #include "common/subgroup.glsl"
 #extension GL_KHR_memory_scope_semantics : require
 
@@ -15,11 +15,7 @@ layout(constant_id = 4) const uint FORCE_FALLBACK_PERIOD = 0; // debug: >= 2 for
 layout(constant_id = 5) const uint SPIN_LIMIT = 64;           // look-back rounds before fallback
 #include "sort/sort_keys.glsl"
 
-#ifdef PERM_IDS
-layout(push_constant) uniform Params { uint n; uint num_tiles; uint shift; uint bits; uint pass_index; uint passes; } pc;
-#else
 layout(push_constant) uniform Params { uint n; uint num_tiles; uint shift; uint bits; uint pass_index; } pc;
-#endif
 layout(set = 0, binding = 0, std430) readonly buffer KeysIn { KEY keys_in[]; };
 layout(set = 0, binding = 1, std430) writeonly buffer KeysOut { KEY keys_out[]; };
 layout(set = 0, binding = 2, std430) readonly buffer ValsIn { VAL vals_in[]; };
@@ -36,10 +32,12 @@ layout(set = 0, binding = 5, std430) coherent buffer State { uint state[]; };
 uint bucket_of(uint index, KEY key) { return digit_of(key, pc.shift, pc.bits); }
 bool bucket_is_key_function() { return true; }
 #ifdef PERM_IDS
-// The values are element indices, implicit in pass 0 (element i is i); the last pass writes
-// them alone (the shuffle draws no ids from them: the bounds come from a search).
-VAL val_at(uint i) { return pc.pass_index == 0u ? i : vals_in[i]; }
-bool pass_writes_keys() { return pc.pass_index + 1u != pc.passes; }
+// The pass's role, a pipeline each (run-time branches cost the H200 two registers, and with
+// them half its workgroups): bit 0, the first pass: the values are implicit (element i is i);
+// bit 1, the last pass: the keys are not written (the bounds come from a search).
+layout(constant_id = 15) const uint PASS_ROLE = 0;
+VAL val_at(uint i) { return (PASS_ROLE & 1u) != 0u ? i : vals_in[i]; }
+bool pass_writes_keys() { return (PASS_ROLE & 2u) == 0u; }
 #else
 VAL val_at(uint i) { return vals_in[i]; }
 bool pass_writes_keys() { return true; }

@@ -61,7 +61,7 @@ impl Sweep {
         let binning = self.binning_policies.len().max(1) * self.rankings.len().max(1);
         let sorts = self.keys.len() * self.values.len() * self.descending.len() * binning;
         let splits = self.keys.len() * self.values.len() * self.buckets.len() * binning;
-        let perms = self.values.iter().filter(|&&v| v > 0).count() * binning;
+        let perms = self.values.len() * binning;
         let per_n = match self.what {
             What::Copy => 0,
             What::Scan => scans,

@@ -289,9 +289,8 @@ pub(crate) struct BinningKernel<'a> {
     pub source: u32,
     pub bindings: u32,
     pub push_bytes: u32,
-    /// False where the kernel stages and writes only the values (its keys only bucket: the
-    /// permutation's last pass).
-    pub stages_keys: bool,
+    /// Spec constant 15: the permutation's pass role (glsl/sort/onesweep.comp, PASS_ROLE).
+    pub role: u32,
 }
 
 impl BinningPass {
@@ -331,10 +330,8 @@ impl BinningPass {
         require_subgroup_ops(ctx, what, &["basic", "ballot", "arithmetic", "shuffle"])?;
         let sg = &ctx.info().subgroup;
         let min_sg = input.subgroup_size.unwrap_or(sg.min_size);
-        // Words of an element staged in shared memory (its value words alone where the
-        // kernel's keys only bucket: the permutation's last pass).
-        let key_words = if kernel.stages_keys { input.key.bytes() as u32 / 4 } else { 0 };
-        let words = key_words + input.value_bytes / 4;
+        // 4-byte words of an element, each a plane of the staged tile.
+        let words = (input.key.bytes() as u32 + input.value_bytes) / 4;
         let (workgroup_size, items) = p.tile_for(words);
         let info = ctx.info();
         let workgroup_size = fit_workgroup(workgroup_size, min_sg, sg.max_size, info.max_workgroup_invocations, sg.max_workgroup_subgroups);
@@ -400,6 +397,7 @@ impl BinningPass {
                 p.lookback_window,
                 p.reload as u32,
                 !p.late_counts as u32,
+                kernel.role,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,

@@ -217,7 +217,7 @@ impl MultisplitPlan {
             source: src,
             bindings: 7,
             push_bytes: 20,
-            stages_keys: true,
+            role: 0,
         };
         let pass = BinningPass::new(ctx, &what, input, desc.force_fallback_period, &desc.policy, desc.ranking, kernel)?;
         Ok(MultisplitPlan { desc, histogram, offsets, pass, composed })

@@ -13,9 +13,8 @@
 //! keys, broken by position: a total-variation distance below k² 2^-65 for a group of k).
 //! The permutation of indices ([`PermDesc::indices`]: 0..n-1, no input array) reads no
 //! elements and moves fewer bytes: the first pass's values are implicit (element i is i), the
-//! last pass stages and writes the indices alone (in the larger tiles of 4-byte elements), and
-//! each group's bounds come from a binary search over the grouped indices that draws the
-//! probed elements' groups again. Its output equals the shuffle of the array 0..n-1.
+//! last pass writes the indices alone (not the ids), and each group's bounds come from a
+//! binary search over the grouped indices that draws the probed elements' groups again. Its output equals the shuffle of the array 0..n-1.
 //! In the reproducible mode every step is a pure function of (seed, n): the output is the same
 //! on every GPU, subgroup width and run, and equals [`reference()`]. The default mode ranks the
 //! sort's first pass with workgroup atomics, so the order of a group before its shuffle
@@ -207,7 +206,7 @@ impl PermPlan {
             sd.force_fallback_period = desc.debug_force_fallback_period;
             sd.policy = desc.policy;
             sd.ranking = if desc.reproducible { Ranking::Stable } else { Ranking::Atomic };
-            Some(SortPlan::with_pass_kernel(ctx, sd, "perm_pass", 1, true)?)
+            Some(SortPlan::with_pass_kernel(ctx, sd, "perm_pass", Some((1, 2)))?)
         } else if desc.groups() > 1 {
             let mut sd = SortDesc::new(KeyType::U32, desc.n);
             sd.value_bytes = desc.value_bytes;
@@ -241,9 +240,10 @@ impl PermPlan {
     pub fn desc(&self) -> &PermDesc {
         &self.desc
     }
-    /// The sort's digit-pass kernel, if any (for its compiler statistics).
-    pub fn pass_pipeline(&self) -> Option<&Arc<Pipeline>> {
-        self.sort.as_ref().map(|s| s.binning_pipeline())
+    /// The sort's digit-pass kernels: first, middle and last where they differ (for their
+    /// compiler statistics).
+    pub fn pass_pipelines(&self) -> Vec<&Arc<Pipeline>> {
+        self.sort.as_ref().map_or(Vec::new(), |s| s.pass_pipelines())
     }
     /// The group shuffle's kernel (for its compiler statistics).
     pub fn shuffle_pipeline(&self) -> &Arc<Pipeline> {
@@ -341,7 +341,7 @@ impl PermPlan {
                         // Indices: the ids are also bound as the first pass's values (not read:
                         // element i is i); the last pass writes no keys (ids_sorted is bound).
                         let sort_scratch = SortScratch { values_alt: values_out.sub(0, vb), ..scratch.sort };
-                        s.record_passes_with(rec, ids, ids_sorted, Some((ids, grouped)), &sort_scratch, &[s.desc().passes()])?;
+                        s.record_passes(rec, ids, ids_sorted, Some((ids, grouped)), &sort_scratch)?;
                         rec.barrier(&[grouped, bounds], Access::ComputeReadWrite, Access::ComputeReadWrite, "perm: indices grouped, the ids free for the bounds");
                         let search = self.bounds_search.as_ref().expect("indices have the bounds search");
                         let d = self.desc.draw_push();

@@ -138,24 +138,21 @@ pub struct SortPlan {
     pass: BinningPass,
     /// The first digit pass when it ranks with atomics (`Ranking::Atomic`).
     first: Option<BinningPass>,
-    /// The last digit pass where it is another pipeline (the permutation's: values alone).
+    /// The last digit pass where it is another pipeline (the permutation's role).
     last: Option<BinningPass>,
-    /// Push-constant words the pass kernel takes after the sort's five (the permutation's).
-    extra_push: u32,
 }
 
 impl SortPlan {
     pub fn new(ctx: &Context, desc: SortDesc) -> Result<SortPlan> {
         let kw = if desc.key.wide() { "k64" } else { "k32" };
         let shader = format!("sort_onesweep_{kw}_v{}", desc.value_bytes / 4);
-        SortPlan::with_pass_kernel(ctx, desc, &shader, 0, false)
+        SortPlan::with_pass_kernel(ctx, desc, &shader, None)
     }
 
-    /// A sort whose digit passes run `shader` (a variant of glsl/sort/onesweep.comp) with
-    /// `extra_push` more push-constant words ([`SortPlan::record_passes_with`]); with
-    /// `last_values_only` its last pass stages and writes the values alone (the kernel's
-    /// keys then only bucket), in tiles sized for them.
-    pub(crate) fn with_pass_kernel(ctx: &Context, desc: SortDesc, shader: &str, extra_push: u32, last_values_only: bool) -> Result<SortPlan> {
+    /// A sort whose digit passes run `shader` (a variant of glsl/sort/onesweep.comp); with
+    /// `roles` (first, last), its first and last passes get those values of the kernel's
+    /// PASS_ROLE (a single pass both), the others 0.
+    pub(crate) fn with_pass_kernel(ctx: &Context, desc: SortDesc, shader: &str, roles: Option<(u32, u32)>) -> Result<SortPlan> {
         let what = desc.label();
         let (lo, hi) = desc.bits;
         if lo >= hi || hi > desc.key.bits() {
@@ -183,20 +180,19 @@ impl SortPlan {
         let offsets =
             ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
         let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
-        let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings: 6, push_bytes: 20 + 4 * extra_push, stages_keys: true };
-        let first = match desc.ranking {
-            Ranking::Atomic => Some(BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &desc.policy, Ranking::Atomic, kernel.clone())?),
-            Ranking::Stable => None,
+        let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings: 6, push_bytes: 20, role: 0 };
+        let binning = |ranking: Ranking, role: u32| {
+            BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &desc.policy, ranking, BinningKernel { role, ..kernel.clone() })
         };
-        let last = match last_values_only {
-            true => {
-                let k = BinningKernel { stages_keys: false, ..kernel.clone() };
-                Some(BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &desc.policy, Ranking::Stable, k)?)
-            }
-            false => None,
+        let single = desc.passes() == 1;
+        // A single pass is both first and last (the last pipeline, stable).
+        let (first, last) = match roles {
+            Some((first, last)) if single => (None, Some(binning(Ranking::Stable, first | last)?)),
+            Some((first, last)) => (Some(binning(desc.ranking, first)?), Some(binning(Ranking::Stable, last)?)),
+            None => (if desc.ranking == Ranking::Atomic { Some(binning(Ranking::Atomic, 0)?) } else { None }, None),
         };
-        let pass = BinningPass::new(ctx, &what, input, desc.force_fallback_period, &desc.policy, Ranking::Stable, kernel)?;
-        Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, last, extra_push })
+        let pass = binning(Ranking::Stable, 0)?;
+        Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, last })
     }
 
     pub fn desc(&self) -> &SortDesc {
@@ -204,6 +200,11 @@ impl SortPlan {
     }
     pub fn tiles(&self) -> u32 {
         self.pass.tiles
+    }
+    /// Every digit-pass pipeline: the first pass's where it differs, the middle passes', the
+    /// last pass's where it differs.
+    pub fn pass_pipelines(&self) -> Vec<&Arc<Pipeline>> {
+        [self.first.as_ref(), Some(&self.pass), self.last.as_ref()].into_iter().flatten().map(|p| &p.pipeline).collect()
     }
     /// The digit-pass kernel (for its compiler statistics).
     pub fn binning_pipeline(&self) -> &Arc<Pipeline> {
@@ -337,23 +338,7 @@ impl SortPlan {
         values: Option<(BufferSlice, BufferSlice)>,
         scratch: &SortScratch,
     ) -> Result<()> {
-        self.record_passes_with(rec, keys_in, keys_out, values, scratch, &[])
-    }
-
-    /// [`SortPlan::record_passes`] with the pass kernel's extra push-constant words.
-    pub(crate) fn record_passes_with(
-        &self,
-        rec: &mut Recorder,
-        keys_in: BufferSlice,
-        keys_out: BufferSlice,
-        values: Option<(BufferSlice, BufferSlice)>,
-        scratch: &SortScratch,
-        extra_push: &[u32],
-    ) -> Result<()> {
         self.check(keys_in, keys_out, values, scratch)?;
-        if extra_push.len() != self.extra_push as usize {
-            return invalid(format!("{}: {} extra push words given, the pass kernel takes {}", self.desc.label(), extra_push.len(), self.extra_push));
-        }
         if self.desc.n == 0 {
             return Ok(());
         }
@@ -387,9 +372,8 @@ impl SortPlan {
                 (0, _) => self.first.as_ref().unwrap_or(&self.pass),
                 _ => &self.pass,
             };
-            let mut push = vec![self.desc.n as u32, pass.tiles, lo + 8 * p, bits, p];
-            push.extend_from_slice(extra_push);
-            rec.dispatch_count(&pass.pipeline, &[ks, kd, vs, vd, hist, state], bytemuck::cast_slice(&push), pass.tiles)?;
+            let push: [u32; 5] = [self.desc.n as u32, pass.tiles, lo + 8 * p, bits, p];
+            rec.dispatch_count(&pass.pipeline, &[ks, kd, vs, vd, hist, state], bytemuck::bytes_of(&push), pass.tiles)?;
             rec.barrier(&[kd, vd], Access::ComputeWrite, Access::ComputeReadWrite, "sort: a pass's output is the next pass's input");
         }
         Ok(())
