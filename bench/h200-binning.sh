@@ -122,6 +122,10 @@ step clocks11 90 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy 
 # group ids drawn again in the passes) against the 4-byte array's, at 2^26 and 2^28, with the
 # pass and shuffle registers.
 step perm11 150 $B bench perm --n 2^26,2^28 --values 0,4 --ranking atomic,stable --trials 10 --profile --json "$OUT/perm11.json"
+# Tiles for the indices' first pass (atomic ranking, 43 registers at 512x10: three workgroups
+# of 384 fit an SM where two of 512 do); the policy applies to every pass.
+step perm11-tiles 120 $B bench perm --n 2^28 --values 0 --ranking atomic --binning-policy auto,384x13,384x14,448x11 --trials 10 --profile --json "$OUT/perm11-tiles.json"
+if want perm11-tiles-stats; then timeout 60 $B pipelines --stats --binning-policy 384x13,384x14,448x11 | grep -E '^perm_pass' > "$OUT/perm11-tiles-stats.md" 2> "$OUT/perm11-tiles-stats.log"; fi
 if want perm11-stats; then timeout 60 $B pipelines --stats | grep -E '^perm_' > "$OUT/perm11-stats.md" 2> "$OUT/perm11-stats.log"; fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"

@@ -795,8 +795,9 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                 desc.subgroup_size = dev.subgroup_size;
                 let plan = PermPlan::new(&ctx, desc.clone())?;
                 show(plan.shuffle_pipeline(), format!("perm {value_bytes}B shuffle, {}", plan.policy_label()))?;
-                if value_bytes == 4 {
-                    let plan = PermPlan::new(&ctx, PermDesc { indices: true, ..desc })?;
+                // The indices' passes (first, middle, last) under each policy asked for.
+                for policy in policies.iter().filter(|_| value_bytes == 4) {
+                    let plan = PermPlan::new(&ctx, PermDesc { indices: true, policy: *policy, ..desc.clone() })?;
                     for (p, role) in plan.pass_pipelines().into_iter().zip(["first", "middle", "last"]) {
                         show(p, format!("perm indices {role} pass, {}", plan.policy_label()))?;
                     }
