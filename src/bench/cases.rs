@@ -463,13 +463,13 @@ pub fn bench_perm(
             Some(p) => format!("FAILED: position {p} repeats, tears or invents an element (not a permutation)"),
         }
     };
-    // Bytes per element: an array's group ids written (and counted as they are drawn), then
-    // the sort (ids as keys, elements as values: a read and write of both per pass), then
-    // the shuffle's read and write of the elements. Indices: no ids; the first pass writes
-    // the indices, each later one reads and writes them, then the shuffle.
+    // Bytes per element: the group ids written (and counted as they are drawn), then the
+    // sort (ids as keys, elements as values: a read and write of both per pass), then the
+    // shuffle's read and write of the elements. Indices: the first pass reads no values,
+    // the last writes no keys (one pass: reads the ids, writes the indices).
     let passes = plan_sort_passes(&desc) as f64;
     let bytes = if indices {
-        4.0 + (passes - 1.0).max(0.0) * 8.0 + 8.0
+        4.0 + if passes == 1.0 { 8.0 } else { 12.0 + (passes - 2.0) * 16.0 + 12.0 } + 8.0
     } else {
         4.0 + passes * 2.0 * (4.0 + value_bytes as f64) + 2.0 * value_bytes as f64
     };
