@@ -119,7 +119,8 @@ uint tile_size() { return gl_WorkGroupSize.x * ITEMS; }
 // staging, invocation 0's look-back walks, the scatters): there it is invocation 0's own.
 // Phases: 0 load, 1 count and offsets (EARLY; else the ranking), 2 ranking (else offsets
 // and positions), 3 staging, 4 look-back walks, 5 the look-back barrier's wait (for every
-// walk, and every subgroup's staging), 6 key scatter (every plane, with RELOAD), 7 value scatter (xkeep).
+// walk, and every subgroup's staging), 6 key scatter (with RELOAD every plane), 7 value
+// scatter (without RELOAD).
 uint clock_at = 0u;
 void phase_end(uint k) {
 #ifdef CLOCKS

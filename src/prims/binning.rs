@@ -193,10 +193,10 @@ impl BinningPolicy {
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
     /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `late`:
-    /// [`BinningPolicy::late_counts`]; `lbN`: the look-back window; `hgN`: the upfront histogram's workgroups; `hscalar`:
-    /// [`BinningPolicy::histogram_scalar_loads`]; `clocks`:
-    /// [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`], timing
-    /// experiments only).
+    /// [`BinningPolicy::late_counts`]; `lbN`: the look-back window; `hgN`: the upfront
+    /// histogram's workgroups; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
+    /// `clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
+    /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
         let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();

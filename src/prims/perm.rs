@@ -14,7 +14,8 @@
 //! The permutation of indices ([`PermDesc::indices`]: 0..n-1, no input array) reads no
 //! elements and moves fewer bytes: the first pass's values are implicit (element i is i), the
 //! last pass writes the indices alone (not the ids), and each group's bounds come from a
-//! binary search over the grouped indices that draws the probed elements' groups again. Its output equals the shuffle of the array 0..n-1.
+//! binary search over the grouped indices that draws the probed elements' groups again. Its
+//! output equals the shuffle of the array 0..n-1.
 //! In the reproducible mode every step is a pure function of (seed, n): the output is the same
 //! on every GPU, subgroup width and run, and equals [`reference()`]. The default mode ranks the
 //! sort's first pass with workgroup atomics, so the order of a group before its shuffle
@@ -57,9 +58,9 @@ pub struct PermDesc {
     /// not change the output.
     #[serde(default)]
     pub debug_full_compare: bool,
-    /// Permute the indices 0..n-1 (4-byte elements, no input array): the passes move the
-    /// indices alone and draw their group ids again. The same output as shuffling the array
-    /// 0..n-1.
+    /// Permute the indices 0..n-1 (4-byte elements, no input array): the sort's first pass
+    /// reads no values, its last writes no ids, and the groups' bounds come from a search.
+    /// The same output as shuffling the array 0..n-1.
     #[serde(default)]
     pub indices: bool,
     /// Debug (tests): the sort's forced look-back fallback ([`SortDesc::force_fallback_period`]).
@@ -257,9 +258,8 @@ impl PermPlan {
         let ids = self.desc.n * 4;
         match &self.sort {
             Some(s) => {
-                // Indices: the keys-only sort's values_alt receives the grouped indices.
                 let (ka, va, h, st) = s.scratch_bytes();
-                (ids, ids, ka, if self.desc.indices { self.values_bytes() } else { va }, h, st)
+                (ids, ids, ka, va, h, st)
             }
             // keys_alt is the shuffle's overflow scratch; the sort's other buffers go unused.
             None => (ids, ids, ids.max(4), 4, 4, 4),
@@ -314,9 +314,8 @@ impl PermPlan {
         // words, as a group's target is at least 2).
         let bounds = scratch.ids.sub(0, self.desc.n * 4);
         // The shuffle reads the grouped elements and writes the output (out of place, so its
-        // stores are coalesced): the sort leaves them in its values_alt (with the output as
-        // its ping-pong buffer; indices: as its keys' output); one group of an array is
-        // shuffled straight from the input.
+        // stores are coalesced): the sort leaves them in its values_alt, with the output as
+        // its ping-pong buffer; one group of an array is shuffled straight from the input.
         let grouped = match (&self.sort, values_in) {
             (Some(s), values_in) => {
                 let ids = scratch.ids.sub(0, self.desc.n * 4);
@@ -330,18 +329,17 @@ impl PermPlan {
                 let workgroups = (self.desc.policy.histogram_groups as u64).min(self.desc.n.div_ceil(2048)) as u32;
                 rec.dispatch(&self.ids, &[ids, hist], bytemuck::bytes_of(&ids_push), [workgroups.max(1), 1, 1])?;
                 rec.barrier(&[ids, hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "perm: group ids and their digit counts ready for the sort");
+                // Indices: the ids are also bound as the first pass's values (not read: element
+                // i is i), and the last pass writes no keys to ids_sorted.
+                let sort_scratch = SortScratch { values_alt: values_out.sub(0, vb), ..scratch.sort };
+                let elements = values_in.map_or(ids, |v| v.sub(0, vb));
+                s.record_passes(rec, ids, ids_sorted, Some((elements, grouped)), &sort_scratch)?;
                 match values_in {
-                    Some(values_in) => {
-                        let sort_scratch = SortScratch { values_alt: values_out.sub(0, vb), ..scratch.sort };
-                        s.record_passes(rec, ids, ids_sorted, Some((values_in.sub(0, vb), grouped)), &sort_scratch)?;
+                    Some(_) => {
                         rec.barrier(&[ids_sorted, bounds], Access::ComputeReadWrite, Access::ComputeReadWrite, "perm: sorted ids ready, the sort's input free for the bounds");
                         rec.dispatch_count(&self.bounds, &[ids_sorted, bounds], bytemuck::bytes_of(&[push[0], push[1]]), self.desc.n.div_ceil(1024) as u32)?;
                     }
                     None => {
-                        // Indices: the ids are also bound as the first pass's values (not read:
-                        // element i is i); the last pass writes no keys (ids_sorted is bound).
-                        let sort_scratch = SortScratch { values_alt: values_out.sub(0, vb), ..scratch.sort };
-                        s.record_passes(rec, ids, ids_sorted, Some((ids, grouped)), &sort_scratch)?;
                         rec.barrier(&[grouped, bounds], Access::ComputeReadWrite, Access::ComputeReadWrite, "perm: indices grouped, the ids free for the bounds");
                         let search = self.bounds_search.as_ref().expect("indices have the bounds search");
                         let d = self.desc.draw_push();
