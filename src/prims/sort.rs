@@ -241,8 +241,8 @@ impl SortPlan {
     pub fn pass_state_bytes(&self) -> u64 {
         // Rounded up so that every pass's region starts at an offset any device can bind
         // (minStorageBufferOffsetAlignment is at most 256).
-        let tiles = [Some(&self.pass), self.first.as_ref(), self.last.as_ref()].into_iter().flatten().map(|p| p.tiles).max().unwrap_or(0);
-        binning::state_bytes(tiles).next_multiple_of(256)
+        // (Every pass's pipeline has the same tiles: only its ranking and role differ.)
+        binning::state_bytes(self.pass.tiles).next_multiple_of(256)
     }
     pub fn state_bytes(&self) -> u64 {
         self.pass_state_bytes() * self.desc.passes() as u64
