@@ -127,6 +127,12 @@ step perm11 150 $B bench perm --n 2^26,2^28 --values 0,4 --ranking atomic,stable
 step perm11-tiles 120 $B bench perm --n 2^28 --values 0 --ranking atomic --binning-policy auto,384x13,384x14,448x11 --trials 10 --profile --json "$OUT/perm11-tiles.json"
 if want perm11-tiles-stats; then timeout 60 $B pipelines --stats --binning-policy 384x13,384x14,448x11 | grep -E '^perm_pass' > "$OUT/perm11-tiles-stats.md" 2> "$OUT/perm11-tiles-stats.log"; fi
 if want perm11-stats; then timeout 60 $B pipelines --stats | grep -E '^perm_' > "$OUT/perm11-stats.md" 2> "$OUT/perm11-stats.log"; fi
+# Session 12: the permutation of indices at 2^28 with experiment binaries (target/exp/), one
+# part changed or skipped each, for where its kernels' time goes.
+step perm12 60 $B bench perm --n 2^28 --values 0 --ranking atomic --trials 10 --profile --json "$OUT/perm12.json"
+for X in target/exp/vkprims-*; do
+  [ -x "$X" ] && step "perm12-${X##*-}" 60 $X bench perm --n 2^28 --values 0 --ranking atomic --trials 10 --profile --json "$OUT/perm12-${X##*-}.json"
+done
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
