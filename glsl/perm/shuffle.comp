@@ -11,16 +11,21 @@
 //      element): labels are counted, the counts scanned, and each element takes a slot in its
 //      label's run from a shared atomic (any order), where it stores the next 16 bits of w0
 //      and its position.
-//   2. Each element's place in its run is how many of the run's elements (about one) have a
-//      smaller key: compared by the stored 16 bits, the full draws recomputed only when
-//      those tie. Nothing is serial, and each element costs half a Philox draw.
+//   2. Each slot's place in its run is how many of the run's slots (one or two) have a
+//      smaller key: compared by the stored 16 bits, the full draws recomputed only when those
+//      tie. Invocations take consecutive slots, so most of a subgroup's runs are shared or
+//      adjacent (reads broadcast or without bank conflicts), and compare the first WINDOW
+//      slots of the run unrolled (a loop only for the rare longer runs). Nothing is serial,
+//      and each element costs half a Philox draw.
 //   3. The elements are read (all of a thread's loads in flight at once), staged in shared
 //      memory in output order and stored coalesced.
 // What an element carries between steps (its tag, then its output position) lives in shared
 // memory, and its value is read only once its place is known: the kernel is bound by latency
 // and its registers decide how many groups share an SM (H200, 2^28, 512 invocations: 58
 // registers and two workgroups per SM, 3.05 ms; the values read first and held, 66 and one,
-// 4.10 ms; bench/results/h200/binning/session8/).
+// 4.10 ms; bench/results/h200/binning/session8/). Ranking each element by a walk of its run
+// (a random run per invocation: bank conflicts, and a loop as long as the subgroup's longest
+// run) took 1.28 of those 3.05 ms (session12/).
 // Groups of at most CAPACITY elements are shuffled in shared memory; larger ones (rare,
 // forced by the tests) through the scratch buffer `tmp_pos` and the sorted ids' own words,
 // with the same keys, so the paths agree. Nothing here depends on the subgroup size.
@@ -52,6 +57,9 @@ layout(set = 0, binding = 4, std430) readonly buffer Bounds { uint bounds[]; };
 
 const uint LABELS = 1u << LABEL_BITS;
 const uint ITEMS = (CAPACITY + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
+// Slots of a run compared unrolled: runs hold one or two on average (at most 2048 labels for
+// groups of about 4096), and more than six about one in 200.
+const uint WINDOW = 6;
 // Slot q's word while ranking: 16 key bits, then the position. Then the elements in output
 // order (8-byte elements: their first words; the second in s_tag).
 shared uint s_slot[CAPACITY];
@@ -129,23 +137,29 @@ void main() {
             s_slot[atomicAdd(s_start[tag >> 16], 1u)] = (tag << 16) | p;
         }
         barrier();
-        // 2. Rank within the run: the output position replaces the element's tag. A tie of
-        // the 16 stored bits (rare) compares the full keys in a second walk of the run.
-        for (uint p = t; p < m; p += wg) {
-            uint tag = s_tag[p];
-            uint l = tag >> 16, h = tag & 0xFFFFu, b = run_start(l), e = s_start[l];
+        // 2. Rank each slot within its run: its element's output position replaces its tag. A
+        // tie of the 16 stored bits (rare) compares the full keys in a second walk of the run.
+        for (uint q = t; q < m; q += wg) {
+            uint w = s_slot[q], p = w & 0xFFFFu, h = w >> 16;
+            uint l = s_tag[p] >> 16, b = run_start(l), e = s_start[l];
             uint rank = 0u;
             bool tie = false;
-            for (uint q = b; q < e; ++q) {
-                uint w = s_slot[q], po = w & 0xFFFFu, ho = w >> 16;
+            [[unroll]] for (uint d = 0u; d < WINDOW; ++d) {
+                uint qo = b + d, ho = s_slot[min(qo, CAPACITY - 1u)] >> 16;
+                rank += qo < e && ho < h ? 1u : 0u;
+                tie = tie || (qo < e && ho == h && qo != q);
+            }
+            for (uint qo = b + WINDOW; qo < e; ++qo) {
+                uint ho = s_slot[qo] >> 16;
                 rank += ho < h ? 1u : 0u;
-                tie = tie || (ho == h && po != p);
+                tie = tie || (ho == h && qo != q);
             }
             if (tie) {
                 uvec2 mine = draw(g, p, key);
-                for (uint q = b; q < e; ++q) {
-                    uint w = s_slot[q], po = w & 0xFFFFu;
-                    if (w >> 16 == h && po != p && precedes(draw(g, po, key), po, mine, p)) rank += 1u;
+                rank = 0u;
+                for (uint qo = b; qo < e; ++qo) {
+                    uint wo = s_slot[qo], po = wo & 0xFFFFu, ho = wo >> 16;
+                    if (ho < h || (ho == h && qo != q && precedes(draw(g, po, key), po, mine, p))) rank += 1u;
                 }
             }
             s_tag[p] = b + rank;
