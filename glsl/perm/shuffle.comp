@@ -1,12 +1,14 @@
 #version 460
 // Permutation, step 3: after a sort by group id each group is a contiguous run, and one
 // workgroup shuffles it from `src` into `dst` (CPU twin: src/prims/perm.rs, `shuffle_group`).
-// Elements 2k and 2k+1 of group g share one draw r = Philox(counter (g, k, 2, 0)): element p
-// takes the words (w0, w1) = p even ? (r.x, r.y) : (r.z, r.w). The group's output is its
-// elements in order of the 64-bit random key (w0, w1), ties broken by position, so the
-// result is a pure function of the group's input order (reproducible) and, as the keys are
-// iid, a uniform order of the group up to ties of 64 random bits (total variation below
-// k^2 2^-65 for a group of k, far below what Philox itself can be told apart by).
+// Element p of group g (m elements, m4 = ceil(m / 4)) takes the 64-bit random key (w0, w1):
+// w0 is word p / m4 of Philox(counter (g, p % m4, 2, 0)), so one draw serves elements k,
+// k + m4, k + 2 m4 and k + 3 m4 (stores without bank conflicts), and w1 is word 0 of
+// Philox(counter (g, p, 3, 0)), drawn only where two w0 tie. The group's output is its
+// elements in order of (w0, w1), ties broken by position, so the result is a pure function
+// of the group's input order (reproducible) and, as the keys are iid, a uniform order of the
+// group up to ties of 64 random bits (total variation below k^2 2^-65 for a group of k, far
+// below what Philox itself can be told apart by).
 //   1. Counting sort by label, the top LABEL_BITS bits of w0 (about one label per expected
 //      element): labels are counted, the counts scanned, and each element takes a slot in its
 //      label's run from a shared atomic (any order), where it stores the next 16 bits of w0
@@ -16,7 +18,8 @@
 //      tie. Invocations take consecutive slots, so most of a subgroup's runs are shared or
 //      adjacent (reads broadcast or without bank conflicts), and compare the first WINDOW
 //      slots of the run unrolled (a loop only for the rare longer runs). Nothing is serial,
-//      and each element costs half a Philox draw.
+//      and each element costs a quarter of a Philox draw (half, two draws an element, cost
+//      0.24 ms more at 2^28 on the H200: session12/).
 //   3. The elements are read (all of a thread's loads in flight at once), staged in shared
 //      memory in output order and stored coalesced.
 // What an element carries between steps (its tag, then its output position) lives in shared
@@ -58,8 +61,8 @@ layout(set = 0, binding = 4, std430) readonly buffer Bounds { uint bounds[]; };
 const uint LABELS = 1u << LABEL_BITS;
 const uint ITEMS = (CAPACITY + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
 // Slots of a run compared unrolled: runs hold one or two on average (at most 2048 labels for
-// groups of about 4096), and more than six about one in 200.
-const uint WINDOW = 6;
+// groups of about 4096), and more than four about one in 20 (six: one in 200, no faster).
+const uint WINDOW = 4;
 // Slot q's word while ranking: 16 key bits, then the position. Then the elements in output
 // order (8-byte elements: their first words; the second in s_tag).
 shared uint s_slot[CAPACITY];
@@ -68,15 +71,15 @@ shared uint s_tag[CAPACITY];
 shared uint s_start[LABELS];  // counts, then run starts, then (after placing) run ends
 shared uint s_sums[256];      // the scan's per-subgroup sums (WG <= 1024, width >= 4)
 
-uvec4 draw_pair(uint g, uint k, uvec2 key) { return philox4x32(uvec4(g, k, 2u, 0u), key); }
+// The draw serving elements k, k + m4, k + 2 m4 and k + 3 m4.
+uvec4 draw_quad(uint g, uint k, uvec2 key) { return philox4x32(uvec4(g, k, 2u, 0u), key); }
+uint draw_w0(uint g, uint p, uint m4, uvec2 key) { return draw_quad(g, p % m4, key)[p / m4]; }
+uint draw_w1(uint g, uint p, uvec2 key) { return philox4x32(uvec4(g, p, 3u, 0u), key).x; }
 // Element p's key words (w0, w1).
-uvec2 draw(uint g, uint p, uvec2 key) {
-    uvec4 r = draw_pair(g, p >> 1, key);
-    return (p & 1u) == 0u ? r.xy : r.zw;
-}
-uint label_of(uvec2 w) { return w.x >> (32u - LABEL_BITS); }
+uvec2 draw(uint g, uint p, uint m4, uvec2 key) { return uvec2(draw_w0(g, p, m4, key), draw_w1(g, p, key)); }
+uint label_of(uint w0) { return w0 >> (32u - LABEL_BITS); }
 // The 16 bits of w0 below the label, kept beside the position while ranking.
-uint tag_bits(uvec2 w) { return FULL_COMPARE != 0u ? 0u : (w.x << LABEL_BITS) >> 16; }
+uint tag_bits(uint w0) { return FULL_COMPARE != 0u ? 0u : (w0 << LABEL_BITS) >> 16; }
 // Element po (key wo) goes before element p (key w) of the same label's run.
 bool precedes(uvec2 wo, uint po, uvec2 w, uint p) {
     if (wo.x != w.x) return wo.x < w.x;
@@ -100,13 +103,14 @@ void main() {
     barrier();
     uvec2 key = uvec2(pc.seed.x, pc.seed.y ^ 0x5EED5EEDu);
 
-    // 1. Labels and their counts (one draw for elements 2k and 2k + 1); in shared memory each
+    // 1. Labels and their counts (one draw for four elements); in shared memory each
     // element's (label, 16 key bits) are kept, else they are drawn again.
-    for (uint k = t; 2u * k < m; k += wg) {
-        uvec4 d = draw_pair(g, k, key);
-        [[unroll]] for (uint h = 0u; h < 2u; ++h) {
-            uint p = 2u * k + h;
-            uvec2 w = h == 0u ? d.xy : d.zw;
+    uint m4 = (m + 3u) / 4u;
+    for (uint k = t; k < m4; k += wg) {
+        uvec4 d = draw_quad(g, k, key);
+        [[unroll]] for (uint h = 0u; h < 4u; ++h) {
+            uint p = k + h * m4;
+            uint w = d[h];
             if (p < m) {
                 atomicAdd(s_start[label_of(w)], 1u);
                 if (local_group) s_tag[p] = (label_of(w) << 16) | tag_bits(w);
@@ -155,11 +159,11 @@ void main() {
                 tie = tie || (ho == h && qo != q);
             }
             if (tie) {
-                uvec2 mine = draw(g, p, key);
+                uvec2 mine = draw(g, p, m4, key);
                 rank = 0u;
                 for (uint qo = b; qo < e; ++qo) {
                     uint wo = s_slot[qo], po = wo & 0xFFFFu, ho = wo >> 16;
-                    if (ho < h || (ho == h && qo != q && precedes(draw(g, po, key), po, mine, p))) rank += 1u;
+                    if (ho < h || (ho == h && qo != q && precedes(draw(g, po, m4, key), po, mine, p))) rank += 1u;
                 }
             }
             s_tag[p] = b + rank;
@@ -193,25 +197,25 @@ void main() {
     // Overflow: slot q of the group holds its position in tmp_pos and its w0 in the ids' word
     // (the ids are dead once the bounds are known).
     for (uint p = t; p < m; p += wg) {
-        uvec2 w = draw(g, p, key);
-        uint q = atomicAdd(s_start[label_of(w)], 1u);
+        uint w0 = draw_w0(g, p, m4, key);
+        uint q = atomicAdd(s_start[label_of(w0)], 1u);
         tmp_pos[start + q] = p;
-        ids[start + q] = FULL_COMPARE != 0u ? 0u : w.x;
+        ids[start + q] = FULL_COMPARE != 0u ? 0u : w0;
     }
     memoryBarrierBuffer();
     barrier();
     for (uint q = t; q < m; q += wg) {
         uint p = tmp_pos[start + q];
-        uvec2 d = draw(g, p, key);
-        uint l = label_of(d), b = run_start(l), e = s_start[l];
-        uint rank = 0u, y = FULL_COMPARE != 0u ? 0u : d.x;
+        uint w0 = draw_w0(g, p, m4, key);
+        uint l = label_of(w0), b = run_start(l), e = s_start[l];
+        uint rank = 0u, y = FULL_COMPARE != 0u ? 0u : w0;
         for (uint qo = b; qo < e; ++qo) {
             uint yo = ids[start + qo];
             if (yo < y) {
                 rank += 1u;
             } else if (yo == y && qo != q) {
                 uint po = tmp_pos[start + qo];
-                if (precedes(draw(g, po, key), po, d, p)) rank += 1u;
+                if (precedes(draw(g, po, m4, key), po, uvec2(w0, draw_w1(g, p, key)), p)) rank += 1u;
             }
         }
         dst[start + b + rank] = src[start + p];

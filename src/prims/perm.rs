@@ -4,8 +4,9 @@
 //! (i / 4, 0, 0, 0) with the seed as key (one call serves four elements; a rejected draw takes
 //! the same word of counter (i / 4, 0, 0, 1), then 2, ...; G ≈ n / the group target); a stable
 //! radix sort by group id gathers the groups in order; then each group is shuffled by one
-//! workgroup: element p of group g takes a 64-bit random key, two words of Philox counter
-//! (g, p / 2, 2, 0) under seed ^ a constant (one draw serves two elements), and the group is
+//! workgroup: element p of group g (m elements, m4 = ceil(m / 4)) takes a 64-bit random key
+//! under seed ^ a constant, word p / m4 of Philox counter (g, p % m4, 2, 0) (one draw serves
+//! four elements) and word 0 of counter (g, p, 3, 0) (drawn only on a tie), and the group is
 //! put in order of that key (a counting sort by its top bits, then a rank within each
 //! bucket, about one element; `shuffle_group`), in shared memory when the group fits the
 //! capacity, otherwise through global scratch buffers (the same keys). Independent uniform
@@ -439,14 +440,18 @@ pub fn reference_order(desc: &PermDesc) -> Vec<usize> {
     order
 }
 
-/// A group's shuffle, as glsl/perm/shuffle.comp does it: elements 2k and 2k+1 share the draw
-/// r = Philox counter (g, k, 2, 0), element p taking the words (r.x, r.y) when even and
-/// (r.z, r.w) when odd; the elements go in order of (those two words, p).
+/// A group's shuffle, as glsl/perm/shuffle.comp does it: elements k, k + m4, k + 2 m4 and
+/// k + 3 m4 take the four words of Philox counter (g, k, 2, 0) as w0 (m4 = ceil(m / 4)),
+/// element p takes word 0 of counter (g, p, 3, 0) as w1, and the elements go in order of
+/// (w0, w1, p).
 fn shuffle_group(group: &mut [usize], g: u32, key: [u32; 2]) {
-    let draws: Vec<[u32; 4]> = (0..(group.len() as u32).div_ceil(2)).map(|k| philox4x32([g, k, 2, 0], key)).collect();
-    let word = |p: usize, h: usize| draws[p / 2][2 * (p % 2) + h];
+    let m4 = group.len().div_ceil(4);
+    let draws: Vec<[u32; 4]> = (0..m4 as u32).map(|k| philox4x32([g, k, 2, 0], key)).collect();
+    let w0 = |p: usize| draws[p % m4][p / m4];
+    // w1 decides only between equal w0s (rare): drawn there alone.
+    let w1 = |p: usize| philox4x32([g, p as u32, 3, 0], key)[0];
     let mut order: Vec<usize> = (0..group.len()).collect();
-    order.sort_unstable_by_key(|&p| (word(p, 0), word(p, 1), p));
+    order.sort_unstable_by(|&a, &b| w0(a).cmp(&w0(b)).then_with(|| w1(a).cmp(&w1(b))).then(a.cmp(&b)));
     let shuffled: Vec<usize> = order.iter().map(|&p| group[p]).collect();
     group.copy_from_slice(&shuffled);
 }
