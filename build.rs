@@ -98,15 +98,21 @@ fn variants() -> Vec<Variant> {
     v.push(Variant { name: "perm_bounds_search".into(), file: "perm/bounds_search.comp", defines: vec![] });
     // The permutation of indices: digit passes over element indices bucketed by group ids
     // drawn again (each ranking, with and without the phase clocks, as the sort's).
-    for (suffix, part) in RANKINGS {
-        for clock in [false, true] {
-            let mut defines = vec![("KEY64", "0".to_string()), ("VALUE_WORDS", "1".to_string()), ("PERM_IDS", "1".to_string())];
-            defines.extend(part.map(|d| (d, "1".to_string())));
-            if clock {
-                defines.push(("CLOCKS", "1".to_string()));
+    // `_narrow`: two passes handing the last one its digit as a byte (8-bit storage).
+    for narrow in [false, true] {
+        for (suffix, part) in RANKINGS {
+            for clock in [false, true] {
+                let mut defines = vec![("KEY64", "0".to_string()), ("VALUE_WORDS", "1".to_string()), ("PERM_IDS", "1".to_string())];
+                defines.extend(part.map(|d| (d, "1".to_string())));
+                if clock {
+                    defines.push(("CLOCKS", "1".to_string()));
+                }
+                if narrow {
+                    defines.push(("NARROW", "1".to_string()));
+                }
+                let (c, w) = (if clock { "_clock" } else { "" }, if narrow { "_narrow" } else { "" });
+                v.push(Variant { name: format!("perm_pass{w}{suffix}{c}"), file: "sort/onesweep.comp", defines });
             }
-            let c = if clock { "_clock" } else { "" };
-            v.push(Variant { name: format!("perm_pass{suffix}{c}"), file: "sort/onesweep.comp", defines });
         }
     }
     for vw in [1, 2] {

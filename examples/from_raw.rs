@@ -55,6 +55,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if req.capabilities.buffer_device_address {
         dci = dci.push_next(&mut bda);
     }
+    let mut s8 = vk::PhysicalDevice8BitStorageFeatures::default().storage_buffer8_bit_access(true);
+    if req.capabilities.storage_buffer_8bit {
+        dci = dci.push_next(&mut s8);
+    }
     let device = unsafe { instance.create_device(physical, &dci, None)? };
 
     // --- lend them to vkprims ---

@@ -99,11 +99,12 @@ fn gpu_equals_the_cpu_model() {
 
 #[test]
 fn indices_equal_the_cpu_model() {
-    // The passes over indices draw each index's group in the kernel (pass 0 reads nothing),
-    // the bounds come from a binary search: sizes 0 to a million, one group (a single
-    // pass that copies 0..n-1), the ids' rejection path (seed 7, target 2, as above), the
-    // overflow path, a forced look-back fallback (its histogram draws the groups too), the
-    // shared-memory peer match, and the target beyond 2^26.
+    // The passes over indices (pass 0's values implicit, the last writing indices alone, two
+    // passes handing the last its digit as a byte where the device has 8-bit storage), the
+    // bounds from a binary search: sizes 0 to a million, one group (a single pass that copies
+    // 0..n-1), three passes (the ids' rejection path: seed 7, target 2, as above), the
+    // overflow path, a forced look-back fallback, the shared-memory peer match, the target
+    // beyond 2^26, and two passes over 4-byte ids (as without 8-bit storage).
     let ctx = common::ctx();
     let idx = |n: u64, seed: u64, target: u32| {
         let mut d = PermDesc::indices(n, seed);
@@ -131,6 +132,9 @@ fn indices_equal_the_cpu_model() {
     let mut d = idx(300_007, 9, 0);
     d.policy = vkprims::prims::binning::BinningPolicy::parse("64x15").unwrap();
     assert_matches_reference(&d);
+    let mut d = idx(1_000_003, 42, 512);
+    d.debug_wide_ids = true;
+    assert_matches_reference(&d);
     // The model equals the array path's: reference() is the permutation of indices.
     assert_eq!(gpu_order(&idx(5000, 1, 0)), perm::reference(5000, 1));
     common::assert_no_validation_messages(&ctx);
@@ -139,7 +143,7 @@ fn indices_equal_the_cpu_model() {
 #[test]
 fn default_mode_is_a_bijection() {
     let ctx = common::ctx();
-    for (n, vb, target, capacity) in [(0u64, 4u32, 1024u32, 2048u32), (1, 8, 1024, 2048), (5000, 8, 1024, 2048), (100_003, 4, 1024, 2048), (20_011, 4, 1024, 64)] {
+    for (n, vb, target, capacity) in [(0u64, 4u32, 1024u32, 2048u32), (1, 8, 1024, 2048), (5000, 8, 1024, 2048), (100_003, 4, 1024, 2048), (300_007, 4, 1024, 2048), (20_011, 4, 1024, 64)] {
         let mut d = PermDesc::new(n, vb, 11);
         d.group_target = target;
         d.group_capacity = capacity;

@@ -30,6 +30,8 @@ layout(set = 0, binding = 6, std430) readonly buffer AuxSplit { KEY aux_splitter
 
 uint bucket_of(uint index, KEY key) { return bucket_from(index, key); }
 bool bucket_is_key_function() { return SOURCE == 0u; }
+KEY key_in(uint i) { return keys_in[i]; }
+void key_out(uint i, KEY k) { keys_out[i] = k; }
 VAL val_at(uint i) { return vals_in[i]; }
 bool pass_writes_keys() { return true; }
 // Bits that tell the buckets apart: ceil(log2(buckets)).

@@ -29,8 +29,10 @@
 //      so consecutive lanes write consecutive addresses of a bucket's run.
 //
 // The including kernel provides: KEY and VAL types with KEY64 and VALUE_WORDS; the buffers
-// keys_in, keys_out, vals_in, vals_out and state (`coherent`, ticket in word 0); spec
-// constants ITEMS, FORCE_FALLBACK_PERIOD, SPIN_LIMIT; push constants pc.n and pc.num_tiles;
+// vals_in, vals_out and state (`coherent`, ticket in word 0); spec constants ITEMS,
+// FORCE_FALLBACK_PERIOD, SPIN_LIMIT; push constants pc.n and pc.num_tiles;
+//   KEY key_in(uint i)                    input key i (keys_in[i], or a narrower load)
+//   void key_out(uint i, KEY k)           store output key i (keys_out[i] = k, or narrower)
 //   VAL val_at(uint i)                    input value i (vals_in[i], or computed)
 //   bool pass_writes_keys()               false: the keys only bucket (not written)
 //   uint bucket_of(uint index, KEY key)   the element's bucket, < 256
@@ -153,7 +155,7 @@ void fallback_histogram(uint t) {
     // (H200: u32 pairs at 256x15 80 -> 74 registers, u64 keys 79 -> 73, u64 pairs 79 -> 69).
     [[dont_unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint i = key_index(t, j);
-        if (i < pc.n) atomicAdd(s_fb[bucket_of(i, keys_in[i])], 1u);
+        if (i < pc.n) atomicAdd(s_fb[bucket_of(i, key_in(i))], 1u);
     }
     barrier();
 }
@@ -516,7 +518,7 @@ void stage_planes(uint tile) {
         uint e = el[j];
         if (e == INVALID) continue;
         uint at = el_pos(e);
-        KEY k = RELOAD != 0u ? keys_in[key_index(tile, j)] : key[j];
+        KEY k = RELOAD != 0u ? key_in(key_index(tile, j)) : key[j];
         s_mem[at] = uint(k);
 #if KEY64
         s_mem[t + at] = uint(k >> 32);
@@ -541,7 +543,7 @@ void scatter_planes(uint count) {
 #endif
         uint dst = s_glob[bucket_is_key_function() ? bucket_of(0u, k) : bucket_at(i)] + i;
         if ((DEBUG_SKIP & 2u) != 0u) continue;
-        if (pass_writes_keys()) keys_out[dst] = k;
+        if (pass_writes_keys()) key_out(dst, k);
 #if VALUE_WORDS == 1
         vals_out[dst] = s_mem[KEY_WORDS * t + i];
 #elif VALUE_WORDS == 2
@@ -575,7 +577,7 @@ void binning_pass() {
 
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint i = key_index(tile, j);
-        key[j] = i < pc.n ? keys_in[i] : KEY(0);
+        key[j] = i < pc.n ? key_in(i) : KEY(0);
         el[j] = i < pc.n ? bucket_of(i, key[j]) << 16 : INVALID;
     }
 
@@ -584,7 +586,7 @@ void binning_pass() {
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
             uint i = key_index(tile, j);
             if (i < pc.n) {
-                if (pass_writes_keys()) keys_out[i] = key[j];
+                if (pass_writes_keys()) key_out(i, key[j]);
 #if VALUE_WORDS > 0
                 vals_out[i] = val_at(i);
 #endif
@@ -662,7 +664,7 @@ void binning_pass() {
         if (i < count) {
             KEY k = KEY(got[r]) | (KEY(hi[r]) << 32);
             pd[r] = bucket_is_key_function() ? bucket_of(0u, k) : bucket_at(i);
-            if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) keys_out[s_glob[pd[r]] + i] = k;
+            if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) key_out(s_glob[pd[r]] + i, k);
         }
     }
 #else
@@ -670,7 +672,7 @@ void binning_pass() {
         uint i = r * wg + lid;
         if (i < count) {
             pd[r] = bucket_is_key_function() ? bucket_of(0u, got[r]) : bucket_at(i);
-            if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) keys_out[s_glob[pd[r]] + i] = got[r];
+            if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) key_out(s_glob[pd[r]] + i, got[r]);
         }
     }
 #endif

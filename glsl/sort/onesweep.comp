@@ -3,7 +3,14 @@
 // with the key's digit as the bucket. CPU twin: src/prims/sort.rs (reference).
 // PERM_IDS (32-bit keys, 4-byte values): a pass of the permutation of indices
 // (src/prims/perm.rs): the keys are group ids, the values element indices, implicit in the
-// first pass (no input array is read); the last pass writes the indices alone.
+// first pass (no input array is read); the last pass writes the indices alone. NARROW (with
+// PERM_IDS, two passes over ids below 2^16): the first pass writes each id's high byte alone,
+// the last pass's digit, and the last pass reads those bytes (a key moves 1 byte, not 4, each
+// way).
+#ifdef NARROW
+#extension GL_EXT_shader_8bit_storage : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
+#endif
 #include "common/subgroup.glsl"
 #extension GL_KHR_memory_scope_semantics : require
 
@@ -41,6 +48,21 @@ bool pass_writes_keys() { return (PASS_ROLE & 2u) == 0u; }
 #else
 VAL val_at(uint i) { return vals_in[i]; }
 bool pass_writes_keys() { return true; }
+#endif
+#ifdef NARROW
+// The same bindings as bytes.
+layout(set = 0, binding = 0, std430) readonly buffer KeysIn8 { uint8_t keys_in8[]; };
+layout(set = 0, binding = 1, std430) writeonly buffer KeysOut8 { uint8_t keys_out8[]; };
+// The last pass (not the first) reads the high bytes back in place (its shift is 8).
+KEY key_in(uint i) { return (PASS_ROLE & 3u) == 2u ? uint(keys_in8[i]) << 8 : keys_in[i]; }
+// The first pass (not the last) writes the high bytes.
+void key_out(uint i, KEY k) {
+    if ((PASS_ROLE & 3u) == 1u) keys_out8[i] = uint8_t(k >> 8);
+    else keys_out[i] = k;
+}
+#else
+KEY key_in(uint i) { return keys_in[i]; }
+void key_out(uint i, KEY k) { keys_out[i] = k; }
 #endif
 uint bucket_bits() { return pc.bits; }
 uint bucket_base(uint b) { return offsets[pc.pass_index * 256u + b]; }

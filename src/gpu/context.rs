@@ -66,6 +66,9 @@ pub struct Capabilities {
     /// shaderStorageImageExtendedFormats: storage images and storage texel buffers of
     /// r8, rg8, r16f, rg16f and rg32f formats.
     pub storage_image_extended_formats: bool,
+    /// storageBuffer8BitAccess (Vulkan 1.2): byte loads and stores in storage buffers (the
+    /// permutation of indices hands its last pass a byte a key).
+    pub storage_buffer_8bit: bool,
 }
 
 /// What a host program must enable on its device before handing it to [`Context::from_raw`]
@@ -113,8 +116,9 @@ impl DeviceRequirements {
         let mut ssc = vk::PhysicalDeviceSubgroupSizeControlFeatures::default();
         let mut pep = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default();
         let mut bda = vk::PhysicalDeviceBufferDeviceAddressFeatures::default();
+        let mut s8 = vk::PhysicalDevice8BitStorageFeatures::default();
         let mut clock = vk::PhysicalDeviceShaderClockFeaturesKHR::default();
-        let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut bda);
+        let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut bda).push_next(&mut s8);
         if has(clock_ext) {
             f2 = f2.push_next(&mut clock);
         }
@@ -143,6 +147,7 @@ impl DeviceRequirements {
             shader_clock,
             buffer_device_address: bda.buffer_device_address == vk::TRUE,
             storage_image_extended_formats,
+            storage_buffer_8bit: s8.storage_buffer8_bit_access == vk::TRUE,
         };
         DeviceRequirements { extensions, capabilities }
     }
@@ -610,6 +615,10 @@ unsafe fn create_device(
     }
     if c.buffer_device_address {
         ci = ci.push_next(&mut bda);
+    }
+    let mut s8 = vk::PhysicalDevice8BitStorageFeatures::default().storage_buffer8_bit_access(true);
+    if c.storage_buffer_8bit {
+        ci = ci.push_next(&mut s8);
     }
     let mut clock = vk::PhysicalDeviceShaderClockFeaturesKHR::default().shader_subgroup_clock(true);
     if c.shader_clock {

@@ -67,6 +67,10 @@ pub struct PermDesc {
     /// Debug (tests): the sort's forced look-back fallback ([`SortDesc::force_fallback_period`]).
     #[serde(default)]
     pub debug_force_fallback_period: u32,
+    /// Debug (tests): indices sorted in two passes hand the last pass full 4-byte ids, as on a
+    /// device without 8-bit storage, instead of its digit as a byte. The same output.
+    #[serde(default)]
+    pub debug_wide_ids: bool,
 }
 
 impl PermDesc {
@@ -83,6 +87,7 @@ impl PermDesc {
             debug_full_compare: false,
             indices: false,
             debug_force_fallback_period: 0,
+            debug_wide_ids: false,
         }
     }
     /// The permutation of 0..n-1 (u32, no input array; [`PermDesc::indices`]).
@@ -208,7 +213,9 @@ impl PermPlan {
             sd.force_fallback_period = desc.debug_force_fallback_period;
             sd.policy = desc.policy;
             sd.ranking = if desc.reproducible { Ranking::Stable } else { Ranking::Atomic };
-            Some(SortPlan::with_pass_kernel(ctx, sd, "perm_pass", Some((1, 2)))?)
+            // Two passes: the first hands the last its digit as a byte (ids below 2^16).
+            let narrow = sd.passes() == 2 && ctx.capabilities().storage_buffer_8bit && !desc.debug_wide_ids;
+            Some(SortPlan::with_pass_kernel(ctx, sd, if narrow { "perm_pass_narrow" } else { "perm_pass" }, Some((1, 2)))?)
         } else if desc.groups() > 1 {
             let mut sd = SortDesc::new(KeyType::U32, desc.n);
             sd.value_bytes = desc.value_bytes;
