@@ -466,10 +466,12 @@ pub fn bench_perm(
     // Bytes per element: the group ids written (and counted as they are drawn), then the
     // sort (ids as keys, elements as values: a read and write of both per pass), then the
     // shuffle's read and write of the elements. Indices: the first pass reads no values,
-    // the last writes no keys (one pass: reads the ids, writes the indices).
+    // the last writes no keys (one pass: reads the ids, writes the indices); with narrow
+    // keys the first pass writes and the last reads a byte a key.
     let passes = plan_sort_passes(&desc) as f64;
     let bytes = if indices {
-        4.0 + if passes == 1.0 { 8.0 } else { 12.0 + (passes - 2.0) * 16.0 + 12.0 } + 8.0
+        let handed = if plan.narrow_keys() { 1.0 } else { 4.0 };
+        4.0 + if passes == 1.0 { 8.0 } else { 8.0 + handed + (passes - 2.0) * 16.0 + handed + 8.0 } + 8.0
     } else {
         4.0 + passes * 2.0 * (4.0 + value_bytes as f64) + 2.0 * value_bytes as f64
     };

@@ -19,9 +19,9 @@
 //! output equals the shuffle of the array 0..n-1.
 //! In the reproducible mode every step is a pure function of (seed, n): the output is the same
 //! on every GPU, subgroup width and run, and equals [`reference()`]. The default mode ranks the
-//! sort's first pass with workgroup atomics, so the order of a group before its shuffle
-//! depends on scheduling; the output is still uniform, as the keys do not depend on that
-//! order.
+//! sort's first pass with workgroup atomics (for indices, its last pass too), so the order
+//! of a group before its shuffle depends on scheduling; the output is still uniform, as the
+//! keys do not depend on that order.
 
 use std::sync::Arc;
 
@@ -160,6 +160,8 @@ pub struct PermPlan {
     sort: Option<SortPlan>,
     /// Indices: the bounds by binary search (glsl/perm/bounds_search.comp).
     bounds_search: Option<Arc<Pipeline>>,
+    /// Indices in two passes: the first hands the last its digit as a byte.
+    narrow: bool,
 }
 
 impl PermPlan {
@@ -202,6 +204,7 @@ impl PermPlan {
         if workgroup / ctx.info().subgroup.min_size.max(1) > 256 {
             return invalid(format!("{what}: the shuffle needs subgroups of at least {} lanes (its scan keeps 256 subgroup sums)", workgroup / 256));
         }
+        let mut narrow = false;
         let sort = if desc.indices {
             // Group ids as keys, indices as values, implicit in the first pass; the last pass
             // writes the indices alone. At least one bit: one group's single pass finds every
@@ -214,8 +217,11 @@ impl PermPlan {
             sd.policy = desc.policy;
             sd.ranking = if desc.reproducible { Ranking::Stable } else { Ranking::Atomic };
             // Two passes: the first hands the last its digit as a byte (ids below 2^16).
-            let narrow = sd.passes() == 2 && ctx.capabilities().storage_buffer_8bit && !desc.debug_wide_ids;
-            Some(SortPlan::with_pass_kernel(ctx, sd, if narrow { "perm_pass_narrow" } else { "perm_pass" }, Some((1, 2)))?)
+            narrow = sd.passes() == 2 && ctx.capabilities().storage_buffer_8bit && !desc.debug_wide_ids;
+            // The default mode ranks the last pass with atomics too: a group's order before
+            // its shuffle does not reach the output's distribution.
+            let roles = (1, 2, sd.ranking);
+            Some(SortPlan::with_pass_kernel(ctx, sd, if narrow { "perm_pass_narrow" } else { "perm_pass" }, Some(roles))?)
         } else if desc.groups() > 1 {
             let mut sd = SortDesc::new(KeyType::U32, desc.n);
             sd.value_bytes = desc.value_bytes;
@@ -243,11 +249,15 @@ impl PermPlan {
             true => Some(ctx.pipeline(PipelineKey { shader: "perm_bounds_search", spec: vec![64], subgroup_size: None, bindings: 2, push_bytes: 20 })?),
             false => None,
         };
-        Ok(PermPlan { desc, capacity, ids, bounds, shuffle, sort, bounds_search })
+        Ok(PermPlan { desc, capacity, ids, bounds, shuffle, sort, bounds_search, narrow })
     }
 
     pub fn desc(&self) -> &PermDesc {
         &self.desc
+    }
+    /// Indices in two passes: the first pass writes the last pass's digit as a byte.
+    pub fn narrow_keys(&self) -> bool {
+        self.narrow
     }
     /// The sort's digit-pass kernels: first, middle and last where they differ (for their
     /// compiler statistics).

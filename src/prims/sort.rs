@@ -150,9 +150,10 @@ impl SortPlan {
     }
 
     /// A sort whose digit passes run `shader` (a variant of glsl/sort/onesweep.comp); with
-    /// `roles` (first, last), its first and last passes get those values of the kernel's
-    /// PASS_ROLE (a single pass both), the others 0.
-    pub(crate) fn with_pass_kernel(ctx: &Context, desc: SortDesc, shader: &str, roles: Option<(u32, u32)>) -> Result<SortPlan> {
+    /// `roles` (first, last, last ranking), its first and last passes get those values of the
+    /// kernel's PASS_ROLE (a single pass both) and the last pass that ranking (Atomic only
+    /// where the order of equal keys does not matter), the others 0.
+    pub(crate) fn with_pass_kernel(ctx: &Context, desc: SortDesc, shader: &str, roles: Option<(u32, u32, Ranking)>) -> Result<SortPlan> {
         let what = desc.label();
         let (lo, hi) = desc.bits;
         if lo >= hi || hi > desc.key.bits() {
@@ -185,10 +186,10 @@ impl SortPlan {
             BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &desc.policy, ranking, BinningKernel { role, ..kernel.clone() })
         };
         let single = desc.passes() == 1;
-        // A single pass is both first and last (the last pipeline, stable).
+        // A single pass is both first and last (the last pipeline).
         let (first, last) = match roles {
-            Some((first, last)) if single => (None, Some(binning(Ranking::Stable, first | last)?)),
-            Some((first, last)) => (Some(binning(desc.ranking, first)?), Some(binning(Ranking::Stable, last)?)),
+            Some((first, last, ranking)) if single => (None, Some(binning(ranking, first | last)?)),
+            Some((first, last, ranking)) => (Some(binning(desc.ranking, first)?), Some(binning(ranking, last)?)),
             None => (if desc.ranking == Ranking::Atomic { Some(binning(Ranking::Atomic, 0)?) } else { None }, None),
         };
         let pass = binning(Ranking::Stable, 0)?;
