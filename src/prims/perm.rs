@@ -216,10 +216,11 @@ impl PermPlan {
             sd.force_fallback_period = desc.debug_force_fallback_period;
             sd.policy = desc.policy;
             sd.ranking = if desc.reproducible { Ranking::Stable } else { Ranking::Atomic };
-            // Atomic ranking keeps the passes near 43 registers, so the default mode's tiles
-            // take as many items as shared memory holds (H200: 512x11, 6.78 ms at 2^28
-            // against 6.97 with 512x10; session12/5-atomic-last).
-            if !desc.reproducible && desc.policy.items == 0 {
+            // Atomic ranking keeps the first and last passes near 43 registers, so with two
+            // passes the default mode's tiles take as many items as shared memory holds
+            // (H200: 512x11, 6.78 ms at 2^28 against 6.97 with 512x10;
+            // session12/5-atomic-last; a stable middle pass took 68 registers there).
+            if !desc.reproducible && desc.policy.items == 0 && sd.passes() <= 2 {
                 sd.policy.items = u32::MAX;
             }
             // Two passes: the first hands the last its digit as a byte (ids below 2^16).
