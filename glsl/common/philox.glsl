@@ -3,33 +3,16 @@
 #ifndef PHILOX_GLSL
 #define PHILOX_GLSL
 
-uvec4 philox_round(uvec4 ctr, uvec2 key) {
-    uint hi0, lo0, hi1, lo1;
-    umulExtended(0xD2511F53u, ctr.x, hi0, lo0);
-    umulExtended(0xCD9E8D57u, ctr.z, hi1, lo1);
-    return uvec4(hi1 ^ ctr.y ^ key.x, lo1, hi0 ^ ctr.w ^ key.y, lo0);
-}
-const uvec2 PHILOX_BUMP = uvec2(0x9E3779B9u, 0xBB67AE85u);
-
 uvec4 philox4x32(uvec4 ctr, uvec2 key) {
     for (uint r = 0u; r < 10u; ++r) {
-        ctr = philox_round(ctr, key);
-        key += PHILOX_BUMP;
+        uint hi0, lo0, hi1, lo1;
+        umulExtended(0xD2511F53u, ctr.x, hi0, lo0);
+        umulExtended(0xCD9E8D57u, ctr.z, hi1, lo1);
+        ctr = uvec4(hi1 ^ ctr.y ^ key.x, lo1, hi0 ^ ctr.w ^ key.y, lo0);
+        key += uvec2(0x9E3779B9u, 0xBB67AE85u);
     }
     return ctr;
 }
-
-#ifdef PHILOX_ROLLED
-// The same with its rounds kept in a loop, for rare paths: their code size costs the common
-// path (the H200's group shuffle: 0.25 ms at 2^28 with its tie path inlined and unrolled).
-uvec4 philox4x32_rolled(uvec4 ctr, uvec2 key) {
-    [[dont_unroll]] for (uint r = 0u; r < 10u; ++r) {
-        ctr = philox_round(ctr, key);
-        key += PHILOX_BUMP;
-    }
-    return ctr;
-}
-#endif
 
 // A uniform integer in [0, range) for range >= 1, exactly (Lemire's method with rejection),
 // from `word`, word j of philox4x32(ctr, key) drawn by the caller, so one call serves four

@@ -40,7 +40,6 @@ layout(constant_id = 2) const uint LABEL_BITS = 10;  // 1 to 16
 // Debug (tests): 1 stores no key bits in a slot's word, so every comparison in a run takes
 // the tie path (both draws recomputed); the output is the same.
 layout(constant_id = 3) const uint FULL_COMPARE = 0;
-#define PHILOX_ROLLED
 #include "common/philox.glsl"
 #if VALUE_WORDS == 2
 #define VAL uvec2
@@ -74,27 +73,19 @@ shared uint s_sums[256];      // the scan's per-subgroup sums (WG <= 1024, width
 
 // The draw serving elements k, k + m4, k + 2 m4 and k + 3 m4.
 uvec4 draw_quad(uint g, uint k, uvec2 key) { return philox4x32(uvec4(g, k, 2u, 0u), key); }
-// Key word j (0: w0, 1: w1) of element p, by the rolled Philox: for the rare paths (ties, the
-// overflow path), one small call site each.
-uint key_word(uint g, uint p, uint j, uint m4, uvec2 key) {
-    uvec4 r = philox4x32_rolled(j == 0u ? uvec4(g, p % m4, 2u, 0u) : uvec4(g, p, 3u, 0u), key);
-    return j == 0u ? r[p / m4] : r.x;
-}
-// Element a's key (w0, w1) comes before element b's (ties broken by position): the four
-// words drawn in one rolled loop.
-bool precedes(uint g, uint a, uint b, uint m4, uvec2 key) {
-    uint a0 = 0u, a1 = 0u, b0 = 0u, b1 = 0u;
-    [[dont_unroll]] for (uint k = 0u; k < 4u; ++k) {
-        uint w = key_word(g, k < 2u ? a : b, k & 1u, m4, key);
-        if (k == 0u) a0 = w; else if (k == 1u) a1 = w; else if (k == 2u) b0 = w; else b1 = w;
-    }
-    if (a0 != b0) return a0 < b0;
-    if (a1 != b1) return a1 < b1;
-    return a < b;
-}
+uint draw_w0(uint g, uint p, uint m4, uvec2 key) { return draw_quad(g, p % m4, key)[p / m4]; }
+uint draw_w1(uint g, uint p, uvec2 key) { return philox4x32(uvec4(g, p, 3u, 0u), key).x; }
+// Element p's key words (w0, w1).
+uvec2 draw(uint g, uint p, uint m4, uvec2 key) { return uvec2(draw_w0(g, p, m4, key), draw_w1(g, p, key)); }
 uint label_of(uint w0) { return w0 >> (32u - LABEL_BITS); }
 // The 16 bits of w0 below the label, kept beside the position while ranking.
 uint tag_bits(uint w0) { return FULL_COMPARE != 0u ? 0u : (w0 << LABEL_BITS) >> 16; }
+// Element po (key wo) goes before element p (key w) of the same label's run.
+bool precedes(uvec2 wo, uint po, uvec2 w, uint p) {
+    if (wo.x != w.x) return wo.x < w.x;
+    if (wo.y != w.y) return wo.y < w.y;
+    return po < p;
+}
 uint run_start(uint l) { return l == 0u ? 0u : s_start[l - 1u]; }
 
 void main() {
@@ -168,10 +159,11 @@ void main() {
                 tie = tie || (ho == h && qo != q);
             }
             if (tie) {
+                uvec2 mine = draw(g, p, m4, key);
                 rank = 0u;
                 for (uint qo = b; qo < e; ++qo) {
                     uint wo = s_slot[qo], po = wo & 0xFFFFu, ho = wo >> 16;
-                    if (ho < h || (ho == h && qo != q && precedes(g, po, p, m4, key))) rank += 1u;
+                    if (ho < h || (ho == h && qo != q && precedes(draw(g, po, m4, key), po, mine, p))) rank += 1u;
                 }
             }
             s_tag[p] = b + rank;
@@ -205,7 +197,7 @@ void main() {
     // Overflow: slot q of the group holds its position in tmp_pos and its w0 in the ids' word
     // (the ids are dead once the bounds are known).
     for (uint p = t; p < m; p += wg) {
-        uint w0 = key_word(g, p, 0u, m4, key);
+        uint w0 = draw_w0(g, p, m4, key);
         uint q = atomicAdd(s_start[label_of(w0)], 1u);
         tmp_pos[start + q] = p;
         ids[start + q] = FULL_COMPARE != 0u ? 0u : w0;
@@ -214,7 +206,7 @@ void main() {
     barrier();
     for (uint q = t; q < m; q += wg) {
         uint p = tmp_pos[start + q];
-        uint w0 = key_word(g, p, 0u, m4, key);
+        uint w0 = draw_w0(g, p, m4, key);
         uint l = label_of(w0), b = run_start(l), e = s_start[l];
         uint rank = 0u, y = FULL_COMPARE != 0u ? 0u : w0;
         for (uint qo = b; qo < e; ++qo) {
@@ -223,7 +215,7 @@ void main() {
                 rank += 1u;
             } else if (yo == y && qo != q) {
                 uint po = tmp_pos[start + qo];
-                if (precedes(g, po, p, m4, key)) rank += 1u;
+                if (precedes(draw(g, po, m4, key), po, uvec2(w0, draw_w1(g, p, key)), p)) rank += 1u;
             }
         }
         dst[start + b + rank] = src[start + p];
