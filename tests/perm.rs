@@ -158,6 +158,64 @@ fn default_mode_is_a_bijection() {
     common::assert_no_validation_messages(&ctx);
 }
 
+#[test]
+fn default_indices_draw_the_model_groups() {
+    // The default mode's permutation of indices draws the group ids in its first pass (four
+    // elements a Philox call, shared by a quad of lanes) instead of reading them: each group's
+    // output range must hold exactly the elements the CPU model puts in that group (its order
+    // within the group depends on scheduling). One pass (one group, 3 or 100 groups), two
+    // passes (with narrow and wide ids, and stored ids), tails off every multiple of four, a
+    // forced look-back fallback (whose histogram draws single ids), the overflow path, and
+    // small tiles (many of them).
+    let ctx = common::ctx();
+    let check = |d: &PermDesc| {
+        let got = gpu_order(d);
+        let want = perm::reference_order(d);
+        let g = d.groups();
+        let key = [d.seed as u32, (d.seed >> 32) as u32];
+        let id = |i: usize| if g > 1 { perm::uniform_below(g, [i as u32 / 4, 0, 0, 0], i % 4, key) } else { 0 };
+        let mut start = 0;
+        while start < want.len() {
+            let end = start + want[start..].iter().take_while(|&&i| id(i) == id(want[start])).count();
+            let mut a: Vec<u32> = got[start..end].to_vec();
+            let mut b: Vec<u32> = want[start..end].iter().map(|&i| i as u32).collect();
+            a.sort_unstable();
+            b.sort_unstable();
+            assert_eq!(a, b, "{}: group {} (output {start}..{end}) holds other elements", d.label(), id(want[start]));
+            start = end;
+        }
+        assert_eq!(got.len(), want.len(), "{}", d.label());
+    };
+    let idx = |n: u64, seed: u64, target: u32| {
+        let mut d = PermDesc::indices(n, seed);
+        d.group_target = target;
+        d
+    };
+    for n in [1u64, 2, 5, 4097, 100_003, 1_000_003] {
+        check(&idx(n, 0x1234_5678_9ABC, 0));
+    }
+    check(&idx(5001, 3, 1700));
+    check(&idx(20_011, 7, 200));
+    for period in [2u32, 3] {
+        let mut d = idx(300_007, 9, 0);
+        d.debug_force_fallback_period = period;
+        check(&d);
+    }
+    let mut d = idx(20_011, 7, 1024);
+    d.group_capacity = 64;
+    check(&d);
+    let mut d = idx(300_007, 9, 0);
+    d.policy = vkprims::prims::binning::BinningPolicy::parse("64x15").unwrap();
+    check(&d);
+    let mut d = idx(1_000_003, 42, 512);
+    d.debug_wide_ids = true;
+    check(&d);
+    let mut d = idx(1_000_003, 42, 512);
+    d.debug_stored_ids = true;
+    check(&d);
+    common::assert_no_validation_messages(&ctx);
+}
+
 /// Pearson's statistic of element positions against uniform, and its 1 - 1e-4 quantile
 /// (Wilson-Hilferty) for (n - 1)^2 degrees of freedom.
 fn chi_square(counts: &[Vec<u32>], samples: u64) -> (f64, f64) {

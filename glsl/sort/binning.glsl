@@ -40,7 +40,10 @@
 //   uint bucket_bits()                    bits that distinguish buckets (ballots per step)
 //   uint bucket_base(uint b)              where bucket b starts in the output
 //   bool pass_is_trivial()                true when every element is in one bucket
-// and may define PARTITIONED (GL_NV_shader_subgroup_partitioned ranking).
+// and may define PARTITIONED (GL_NV_shader_subgroup_partitioned ranking), and DRAWN_KEYS with
+//   bool keys_drawn()                     the keys are computed, not read (below 2^16, the
+//                                         bucket their low byte; atomic ranking only)
+//   uvec4 drawn_keys4(uint i0, uint S)    keys i0, i0 + S, i0 + 2 S, i0 + 3 S (subgroup-uniform)
 #ifndef BINNING_GLSL
 #define BINNING_GLSL
 #ifdef PARTITIONED
@@ -518,7 +521,11 @@ void stage_planes(uint tile) {
         uint e = el[j];
         if (e == INVALID) continue;
         uint at = el_pos(e);
+#ifdef DRAWN_KEYS
+        KEY k = keys_drawn() ? e >> 16 : RELOAD != 0u ? key_in(key_index(tile, j)) : key[j];
+#else
         KEY k = RELOAD != 0u ? key_in(key_index(tile, j)) : key[j];
+#endif
         s_mem[at] = uint(k);
 #if KEY64
         s_mem[t + at] = uint(k >> 32);
@@ -575,6 +582,23 @@ void binning_pass() {
     uint count = min(tile_size(), pc.n - tile * tile_size());
     phase_end(0xFFFFFFFFu);  // start the clock
 
+#ifdef DRAWN_KEYS
+    if (keys_drawn()) {
+        // Keys drawn, not read, four steps at a time; each element word keeps its whole key
+        // (below 2^16, its bucket the low byte), so the staging needs no key_in.
+        [[unroll]] for (uint j0 = 0u; j0 < ITEMS; j0 += 4u) {
+            uvec4 k4 = drawn_keys4(key_index(tile, j0), gl_SubgroupSize);
+            [[unroll]] for (uint q = 0u; q < 4u; ++q) {
+                uint j = j0 + q;
+                if (j < ITEMS) {
+                    uint i = key_index(tile, j);
+                    key[j] = k4[q];
+                    el[j] = i < pc.n ? k4[q] << 16 : INVALID;
+                }
+            }
+        }
+    } else
+#endif
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint i = key_index(tile, j);
         key[j] = i < pc.n ? key_in(i) : KEY(0);
@@ -626,7 +650,7 @@ void binning_pass() {
             uint e = el[j];
             if (e != INVALID) {
                 uint d = el_bucket(e);
-                el[j] = (e & 0xFF0000u) | (s_mem[sg * 256u + d] + el_pos(e));
+                el[j] = (e & 0xFFFF0000u) | (s_mem[sg * 256u + d] + el_pos(e));  // (DRAWN: key bits 24..31 kept)
             }
         }
     }
