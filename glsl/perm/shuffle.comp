@@ -38,7 +38,7 @@
 #extension GL_EXT_control_flow_attributes : require
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint CAPACITY = 2048;  // at most 65,536 (16-bit positions)
-layout(constant_id = 2) const uint LABEL_BITS = 10;  // 1 to 15 (bit 31 of a tag: TIED)
+layout(constant_id = 2) const uint LABEL_BITS = 10;  // 1 to 16
 // Debug (tests): 1 stores no key bits in a slot's word, so every comparison in a run takes
 // the tie path (both draws recomputed); the output is the same.
 layout(constant_id = 3) const uint FULL_COMPARE = 0;
@@ -72,9 +72,6 @@ shared uint s_slot[CAPACITY];
 shared uint s_tag[CAPACITY];
 shared uint s_start[LABELS];  // counts, then run starts, then (after placing) run ends
 shared uint s_sums[256];      // the scan's per-subgroup sums (WG <= 1024, width >= 4)
-shared uint s_any_tie;        // a slot of the group tied on its 16 stored bits
-// An element's tag while its slot awaits the tie path (labels take bits 16..26).
-const uint TIED = 0x80000000u;
 
 // The draw serving elements k, k + m4, k + 2 m4 and k + 3 m4.
 uvec4 draw_quad(uint g, uint k, uvec2 key) { return philox4x32(uvec4(g, k, 2u, 0u), key); }
@@ -105,7 +102,6 @@ void main() {
     }
     bool local_group = m <= CAPACITY;
     for (uint l = t; l < LABELS; l += wg) s_start[l] = 0u;
-    if (t == 0u) s_any_tie = 0u;
     barrier();
     uvec2 key = uvec2(pc.seed.x, pc.seed.y ^ 0x5EED5EEDu);
 
@@ -165,31 +161,16 @@ void main() {
                 tie = tie || (ho == h && qo != q);
             }
             if (tie) {
-                s_tag[p] |= TIED;  // ranked below, after a barrier
-                s_any_tie = 1u;
-            } else {
-                s_tag[p] = b + rank;
-            }
-        }
-        barrier();
-        // Ties of the 16 stored bits (about one group in 16 at groups of 4096): the tied slots
-        // compare the full keys, drawn again, in a walk of their run. Out of the loop above,
-        // which then ran 0.25 ms faster at 2^28 on the H200 (session12/7-tie-path, notie).
-        if (s_any_tie != 0u) {
-            for (uint q = t; q < m; q += wg) {
-                uint w = s_slot[q], p = w & 0xFFFFu, h = w >> 16, tag = s_tag[p];
-                if ((tag & TIED) == 0u) continue;
-                uint l = (tag & ~TIED) >> 16, b = run_start(l), e = s_start[l];
                 uvec2 mine = draw(g, p, m4, key);
-                uint rank = 0u;
+                rank = 0u;
                 for (uint qo = b; qo < e; ++qo) {
                     uint wo = s_slot[qo], po = wo & 0xFFFFu, ho = wo >> 16;
                     if (ho < h || (ho == h && qo != q && precedes(draw(g, po, m4, key), po, mine, p))) rank += 1u;
                 }
-                s_tag[p] = b + rank;
             }
-            barrier();
+            s_tag[p] = b + rank;
         }
+        barrier();
         // 3. The elements staged in output order, then stored coalesced.
         VAL v[ITEMS];
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j)

@@ -43,7 +43,7 @@
 // and may define PARTITIONED (GL_NV_shader_subgroup_partitioned ranking), and DRAWN_KEYS with
 //   bool keys_drawn()                     the keys are computed, not read (below 2^16, the
 //                                         bucket their low byte; atomic ranking only)
-//   uvec4 drawn_keys4(uint i0, uint S)    keys i0, i0 + S, i0 + 2 S, i0 + 3 S (subgroup-uniform)
+//   uvec4 drawn_keys4(uint c)             keys 4c .. 4c + 3
 #ifndef BINNING_GLSL
 #define BINNING_GLSL
 #ifdef PARTITIONED
@@ -584,19 +584,23 @@ void binning_pass() {
 
 #ifdef DRAWN_KEYS
     if (keys_drawn()) {
-        // Keys drawn, not read, four steps at a time; each element word keeps its whole key
-        // (below 2^16, its bucket the low byte), so the staging needs no key_in.
-        [[unroll]] for (uint j0 = 0u; j0 < ITEMS; j0 += 4u) {
-            uvec4 k4 = drawn_keys4(key_index(tile, j0), gl_SubgroupSize);
-            [[unroll]] for (uint q = 0u; q < 4u; ++q) {
-                uint j = j0 + q;
-                if (j < ITEMS) {
-                    uint i = key_index(tile, j);
-                    key[j] = k4[q];
-                    el[j] = i < pc.n ? k4[q] << 16 : INVALID;
-                }
-            }
+        // The tile's keys drawn into shared memory, four a call, one call at a time per
+        // invocation (unrolled, the lanes' own four steps a call, the H200 took 67 registers
+        // and one workgroup an SM, not two); each element word keeps its whole key (below
+        // 2^16, its bucket the low byte), so the staging needs no key_in. (The tile size is a
+        // multiple of 4: WG is.)
+        uint first = tile * tile_size();
+        [[dont_unroll]] for (uint c = lid; c < tile_size() / 4u; c += gl_WorkGroupSize.x) {
+            uvec4 k4 = drawn_keys4(first / 4u + c);
+            [[unroll]] for (uint w = 0u; w < 4u; ++w) s_mem[4u * c + w] = k4[w];
         }
+        barrier();
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+            uint i = key_index(tile, j);
+            key[j] = s_mem[i - first];
+            el[j] = i < pc.n ? key[j] << 16 : INVALID;
+        }
+        barrier();  // the counter rows take s_mem next
     } else
 #endif
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {

@@ -8,7 +8,8 @@
 // the last pass's digit, and the last pass reads those bytes (a key moves 1 byte, not 4, each
 // way). DRAWN (PASS_ROLE bit 2, with PERM_IDS, the default mode's first pass of at most two, ids
 // below 2^16): no ids are read: the pass draws them as perm/group_ids.comp does (which then
-// only counts them), four elements a Philox call, and keeps each in its element word.
+// only counts them), four elements a Philox call, into shared memory, and keeps each in its
+// element word.
 #ifdef NARROW
 #extension GL_EXT_shader_8bit_storage : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
@@ -55,19 +56,14 @@ layout(constant_id = 15) const uint PASS_ROLE = 0;
 #define DRAWN_KEYS
 bool keys_drawn() { return (PASS_ROLE & 4u) != 0u; }
 uint drawn_key(uint i) { return perm_group(i, pc.groups, pc.threshold, pc.seed); }
-// The ids of this lane's elements i0, i0 + S, i0 + 2 S, i0 + 3 S (S the subgroup size, a
-// multiple of 4; i0 - lane % 4 a multiple of 4): lane k of each quad draws its quad's four
-// elements of step k with one call (element i: word i % 4 of counter (i / 4, 0, 0, 0), as
-// perm_group), then the quad transposes them with three xor shuffles.
-uvec4 drawn_keys4(uint i0, uint stride) {
-    uint k = gl_SubgroupInvocationID & 3u;
-    uvec4 ctr = uvec4((i0 - k + k * stride) >> 2, 0u, 0u, 0u);
+// The ids of elements 4c .. 4c + 3: one Philox call (word i % 4 of counter (i / 4, 0, 0, 0),
+// as perm_group).
+uvec4 drawn_keys4(uint c) {
+    uvec4 ctr = uvec4(c, 0u, 0u, 0u);
     uvec4 r = philox4x32(ctr, pc.seed);
     uvec4 v;
-    [[unroll]] for (uint w = 0u; w < 4u; ++w) v[w] = uniform_below(pc.groups, pc.threshold, r[w], ctr, w, pc.seed);
-    uvec4 mine = v;
-    [[unroll]] for (uint m = 1u; m < 4u; ++m) mine[k ^ m] = subgroupShuffleXor(v[k ^ m], m);
-    return mine;
+    for (uint w = 0u; w < 4u; ++w) v[w] = uniform_below(pc.groups, pc.threshold, r[w], ctr, w, pc.seed);
+    return v;
 }
 VAL val_at(uint i) { return (PASS_ROLE & 1u) != 0u ? i : vals_in[i]; }
 bool pass_writes_keys() { return (PASS_ROLE & 2u) == 0u; }
