@@ -9,9 +9,6 @@
 #extension GL_EXT_control_flow_attributes : require
 layout(local_size_x_id = 0) in;  // 256; the workgroups stride over the ids
 layout(constant_id = 1) const uint PASSES = 2;  // the sort's digit passes, 1 to 4
-// 0: the ids are counted, not stored (the sort's first pass draws them again: DRAWN in
-// sort/onesweep.comp).
-layout(constant_id = 2) const uint WRITE_IDS = 1;
 #include "common/philox.glsl"
 #include "sort/hist_layout.glsl"
 layout(push_constant) uniform Params { uint n; uint groups; uvec2 seed; uint last_bits; } pc;
@@ -43,11 +40,11 @@ void main() {
         for (uint j = 0u; j < 4u; ++j) v[j] = uniform_below(pc.groups, threshold, r[j], ctr, j, pc.seed);
         // The whole quad where it lies inside the ids, else the tail one id at a time.
         if (i0 + 4u <= pc.n) {
-            if (WRITE_IDS != 0u) ids4[q] = v;
+            ids4[q] = v;
             count_id(v.x); count_id(v.y); count_id(v.z); count_id(v.w);
         } else {
             for (uint j = 0u; i0 + j < pc.n; ++j) {
-                if (WRITE_IDS != 0u) ids[i0 + j] = v[j];
+                ids[i0 + j] = v[j];
                 count_id(v[j]);
             }
         }

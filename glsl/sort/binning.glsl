@@ -40,10 +40,7 @@
 //   uint bucket_bits()                    bits that distinguish buckets (ballots per step)
 //   uint bucket_base(uint b)              where bucket b starts in the output
 //   bool pass_is_trivial()                true when every element is in one bucket
-// and may define PARTITIONED (GL_NV_shader_subgroup_partitioned ranking), and DRAWN_KEYS with
-//   bool keys_drawn()                     the keys are computed, not read (below 2^16, the
-//                                         bucket their low byte; atomic ranking only)
-//   uvec4 drawn_keys4(uint c)             keys 4c .. 4c + 3
+// and may define PARTITIONED (GL_NV_shader_subgroup_partitioned ranking).
 #ifndef BINNING_GLSL
 #define BINNING_GLSL
 #ifdef PARTITIONED
@@ -521,11 +518,7 @@ void stage_planes(uint tile) {
         uint e = el[j];
         if (e == INVALID) continue;
         uint at = el_pos(e);
-#ifdef DRAWN_KEYS
-        KEY k = keys_drawn() ? e >> 16 : RELOAD != 0u ? key_in(key_index(tile, j)) : key[j];
-#else
         KEY k = RELOAD != 0u ? key_in(key_index(tile, j)) : key[j];
-#endif
         s_mem[at] = uint(k);
 #if KEY64
         s_mem[t + at] = uint(k >> 32);
@@ -582,27 +575,6 @@ void binning_pass() {
     uint count = min(tile_size(), pc.n - tile * tile_size());
     phase_end(0xFFFFFFFFu);  // start the clock
 
-#ifdef DRAWN_KEYS
-    if (keys_drawn()) {
-        // The tile's keys drawn into shared memory, four a call, one call at a time per
-        // invocation (unrolled, the lanes' own four steps a call, the H200 took 67 registers
-        // and one workgroup an SM, not two); each element word keeps its whole key (below
-        // 2^16, its bucket the low byte), so the staging needs no key_in. (The tile size is a
-        // multiple of 4: WG is.)
-        uint first = tile * tile_size();
-        [[dont_unroll]] for (uint c = lid; c < tile_size() / 4u; c += gl_WorkGroupSize.x) {
-            uvec4 k4 = drawn_keys4(first / 4u + c);
-            [[unroll]] for (uint w = 0u; w < 4u; ++w) s_mem[4u * c + w] = k4[w];
-        }
-        barrier();
-        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-            uint i = key_index(tile, j);
-            key[j] = s_mem[i - first];
-            el[j] = i < pc.n ? key[j] << 16 : INVALID;
-        }
-        barrier();  // the counter rows take s_mem next
-    } else
-#endif
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint i = key_index(tile, j);
         key[j] = i < pc.n ? key_in(i) : KEY(0);
@@ -654,7 +626,7 @@ void binning_pass() {
             uint e = el[j];
             if (e != INVALID) {
                 uint d = el_bucket(e);
-                el[j] = (e & 0xFFFF0000u) | (s_mem[sg * 256u + d] + el_pos(e));  // (DRAWN: key bits 24..31 kept)
+                el[j] = (e & 0xFF0000u) | (s_mem[sg * 256u + d] + el_pos(e));
             }
         }
     }

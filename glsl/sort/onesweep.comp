@@ -6,10 +6,7 @@
 // first pass (no input array is read); the last pass writes the indices alone. NARROW (with
 // PERM_IDS, two passes over ids below 2^16): the first pass writes each id's high byte alone,
 // the last pass's digit, and the last pass reads those bytes (a key moves 1 byte, not 4, each
-// way). DRAWN (PASS_ROLE bit 2, with PERM_IDS, the default mode's first pass of at most two, ids
-// below 2^16): no ids are read: the pass draws them as perm/group_ids.comp does (which then
-// only counts them), four elements a Philox call, into shared memory, and keeps each in its
-// element word.
+// way).
 #ifdef NARROW
 #extension GL_EXT_shader_8bit_storage : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
@@ -25,12 +22,7 @@ layout(constant_id = 4) const uint FORCE_FALLBACK_PERIOD = 0; // debug: >= 2 for
 layout(constant_id = 5) const uint SPIN_LIMIT = 64;           // look-back rounds before fallback
 #include "sort/sort_keys.glsl"
 
-#ifdef PERM_IDS
-// The group draw (DRAWN): groups, seed, rejection threshold ((0 - groups) % groups).
-layout(push_constant) uniform Params { uint n; uint num_tiles; uint shift; uint bits; uint pass_index; uint groups; uvec2 seed; uint threshold; } pc;
-#else
 layout(push_constant) uniform Params { uint n; uint num_tiles; uint shift; uint bits; uint pass_index; } pc;
-#endif
 layout(set = 0, binding = 0, std430) readonly buffer KeysIn { KEY keys_in[]; };
 layout(set = 0, binding = 1, std430) writeonly buffer KeysOut { KEY keys_out[]; };
 layout(set = 0, binding = 2, std430) readonly buffer ValsIn { VAL vals_in[]; };
@@ -49,22 +41,8 @@ bool bucket_is_key_function() { return true; }
 #ifdef PERM_IDS
 // The pass's role, a pipeline each (run-time branches cost the H200 two registers, and with
 // them half its workgroups): bit 0, the first pass: the values are implicit (element i is i);
-// bit 1, the last pass: the keys are not written (the bounds come from a search); bit 2,
-// DRAWN (atomic ranking only: the element words keep the whole id, sort/binning.glsl).
+// bit 1, the last pass: the keys are not written (the bounds come from a search).
 layout(constant_id = 15) const uint PASS_ROLE = 0;
-#include "common/philox.glsl"
-#define DRAWN_KEYS
-bool keys_drawn() { return (PASS_ROLE & 4u) != 0u; }
-uint drawn_key(uint i) { return perm_group(i, pc.groups, pc.threshold, pc.seed); }
-// The ids of elements 4c .. 4c + 3: one Philox call (word i % 4 of counter (i / 4, 0, 0, 0),
-// as perm_group).
-uvec4 drawn_keys4(uint c) {
-    uvec4 ctr = uvec4(c, 0u, 0u, 0u);
-    uvec4 r = philox4x32(ctr, pc.seed);
-    uvec4 v;
-    for (uint w = 0u; w < 4u; ++w) v[w] = uniform_below(pc.groups, pc.threshold, r[w], ctr, w, pc.seed);
-    return v;
-}
 VAL val_at(uint i) { return (PASS_ROLE & 1u) != 0u ? i : vals_in[i]; }
 bool pass_writes_keys() { return (PASS_ROLE & 2u) == 0u; }
 #else
@@ -76,15 +54,12 @@ bool pass_writes_keys() { return true; }
 layout(set = 0, binding = 0, std430) readonly buffer KeysIn8 { uint8_t keys_in8[]; };
 layout(set = 0, binding = 1, std430) writeonly buffer KeysOut8 { uint8_t keys_out8[]; };
 // The last pass (not the first) reads the high bytes back in place (its shift is 8).
-KEY key_in(uint i) { return keys_drawn() ? drawn_key(i) : (PASS_ROLE & 3u) == 2u ? uint(keys_in8[i]) << 8 : keys_in[i]; }
+KEY key_in(uint i) { return (PASS_ROLE & 3u) == 2u ? uint(keys_in8[i]) << 8 : keys_in[i]; }
 // The first pass (not the last) writes the high bytes.
 void key_out(uint i, KEY k) {
     if ((PASS_ROLE & 3u) == 1u) keys_out8[i] = uint8_t(k >> 8);
     else keys_out[i] = k;
 }
-#elif defined(PERM_IDS)
-KEY key_in(uint i) { return keys_drawn() ? drawn_key(i) : keys_in[i]; }
-void key_out(uint i, KEY k) { keys_out[i] = k; }
 #else
 KEY key_in(uint i) { return keys_in[i]; }
 void key_out(uint i, KEY k) { keys_out[i] = k; }

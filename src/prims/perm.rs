@@ -71,11 +71,6 @@ pub struct PermDesc {
     /// device without 8-bit storage, instead of its digit as a byte. The same output.
     #[serde(default)]
     pub debug_wide_ids: bool,
-    /// Debug (tests): the default mode's indices store the group ids and the first pass reads
-    /// them, instead of drawing them there. The same kind of output (a scheduling-dependent
-    /// uniform permutation).
-    #[serde(default)]
-    pub debug_stored_ids: bool,
 }
 
 impl PermDesc {
@@ -93,7 +88,6 @@ impl PermDesc {
             indices: false,
             debug_force_fallback_period: 0,
             debug_wide_ids: false,
-            debug_stored_ids: false,
         }
     }
     /// The permutation of 0..n-1 (u32, no input array; [`PermDesc::indices`]).
@@ -168,9 +162,6 @@ pub struct PermPlan {
     bounds_search: Option<Arc<Pipeline>>,
     /// Indices in two passes: the first hands the last its digit as a byte.
     narrow: bool,
-    /// Indices, default mode, at most two passes: the first pass draws the ids, the id kernel
-    /// only counts them.
-    drawn: bool,
 }
 
 impl PermPlan {
@@ -213,7 +204,7 @@ impl PermPlan {
         if workgroup / ctx.info().subgroup.min_size.max(1) > 256 {
             return invalid(format!("{what}: the shuffle needs subgroups of at least {} lanes (its scan keeps 256 subgroup sums)", workgroup / 256));
         }
-        let (mut narrow, mut drawn) = (false, false);
+        let mut narrow = false;
         let sort = if desc.indices {
             // Group ids as keys, indices as values, implicit in the first pass; the last pass
             // writes the indices alone. At least one bit: one group's single pass finds every
@@ -234,16 +225,10 @@ impl PermPlan {
             }
             // Two passes: the first hands the last its digit as a byte (ids below 2^16).
             narrow = sd.passes() == 2 && ctx.capabilities().storage_buffer_8bit && !desc.debug_wide_ids;
-            // The default mode's first pass (of at most two: ids below 2^16) draws the ids
-            // itself, so the id kernel only counts them: 8 bytes an element less (the
-            // reproducible mode's stable first pass cannot keep a whole id in its element
-            // words).
-            drawn = !desc.reproducible && sd.passes() <= 2 && !desc.debug_stored_ids;
             // The default mode ranks the last pass with atomics too: a group's order before
             // its shuffle does not reach the output's distribution.
-            let roles = (if drawn { 1 | 4 } else { 1 }, 2, sd.ranking);
-            let shader = if narrow { "perm_pass_narrow" } else { "perm_pass" };
-            Some(SortPlan::with_pass_kernel(ctx, sd, shader, Some(roles), &desc.draw_push())?)
+            let roles = (1, 2, sd.ranking);
+            Some(SortPlan::with_pass_kernel(ctx, sd, if narrow { "perm_pass_narrow" } else { "perm_pass" }, Some(roles))?)
         } else if desc.groups() > 1 {
             let mut sd = SortDesc::new(KeyType::U32, desc.n);
             sd.value_bytes = desc.value_bytes;
@@ -258,7 +243,7 @@ impl PermPlan {
             None
         };
         let sort_passes = sort.as_ref().map_or(1, |s| s.desc().passes());
-        let ids = ctx.pipeline(PipelineKey { shader: "perm_group_ids", spec: vec![256, sort_passes, !drawn as u32], subgroup_size: None, bindings: 2, push_bytes: 20 })?;
+        let ids = ctx.pipeline(PipelineKey { shader: "perm_group_ids", spec: vec![256, sort_passes], subgroup_size: None, bindings: 2, push_bytes: 20 })?;
         let shuffle = ctx.pipeline(PipelineKey {
             shader: if desc.value_bytes == 8 { "perm_shuffle_v2" } else { "perm_shuffle_v1" },
             spec: vec![workgroup, capacity, desc.label_bits(), desc.debug_full_compare as u32],
@@ -271,7 +256,7 @@ impl PermPlan {
             true => Some(ctx.pipeline(PipelineKey { shader: "perm_bounds_search", spec: vec![64], subgroup_size: None, bindings: 2, push_bytes: 20 })?),
             false => None,
         };
-        Ok(PermPlan { desc, capacity, ids, bounds, shuffle, sort, bounds_search, narrow, drawn })
+        Ok(PermPlan { desc, capacity, ids, bounds, shuffle, sort, bounds_search, narrow })
     }
 
     pub fn desc(&self) -> &PermDesc {
@@ -280,10 +265,6 @@ impl PermPlan {
     /// Indices in two passes: the first pass writes the last pass's digit as a byte.
     pub fn narrow_keys(&self) -> bool {
         self.narrow
-    }
-    /// Indices: the first pass draws the ids (none are stored or read).
-    pub fn drawn_ids(&self) -> bool {
-        self.drawn
     }
     /// The sort's digit-pass kernels: first, middle and last where they differ (for their
     /// compiler statistics).

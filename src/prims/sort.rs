@@ -140,23 +140,20 @@ pub struct SortPlan {
     first: Option<BinningPass>,
     /// The last digit pass where it is another pipeline (the permutation's role).
     last: Option<BinningPass>,
-    /// Push-constant words after the pass's own five (the permutation's group draw).
-    pass_push: Vec<u32>,
 }
 
 impl SortPlan {
     pub fn new(ctx: &Context, desc: SortDesc) -> Result<SortPlan> {
         let kw = if desc.key.wide() { "k64" } else { "k32" };
         let shader = format!("sort_onesweep_{kw}_v{}", desc.value_bytes / 4);
-        SortPlan::with_pass_kernel(ctx, desc, &shader, None, &[])
+        SortPlan::with_pass_kernel(ctx, desc, &shader, None)
     }
 
     /// A sort whose digit passes run `shader` (a variant of glsl/sort/onesweep.comp); with
     /// `roles` (first, last, last ranking), its first and last passes get those values of the
     /// kernel's PASS_ROLE (a single pass both) and the last pass that ranking (Atomic only
-    /// where the order of equal keys does not matter), the others 0; `pass_push` follows each
-    /// pass's five push-constant words.
-    pub(crate) fn with_pass_kernel(ctx: &Context, desc: SortDesc, shader: &str, roles: Option<(u32, u32, Ranking)>, pass_push: &[u32]) -> Result<SortPlan> {
+    /// where the order of equal keys does not matter), the others 0.
+    pub(crate) fn with_pass_kernel(ctx: &Context, desc: SortDesc, shader: &str, roles: Option<(u32, u32, Ranking)>) -> Result<SortPlan> {
         let what = desc.label();
         let (lo, hi) = desc.bits;
         if lo >= hi || hi > desc.key.bits() {
@@ -184,7 +181,7 @@ impl SortPlan {
         let offsets =
             ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
         let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
-        let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings: 6, push_bytes: 20 + 4 * pass_push.len() as u32, role: 0 };
+        let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings: 6, push_bytes: 20, role: 0 };
         let binning = |ranking: Ranking, role: u32| {
             BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &desc.policy, ranking, BinningKernel { role, ..kernel.clone() })
         };
@@ -196,7 +193,7 @@ impl SortPlan {
             None => (if desc.ranking == Ranking::Atomic { Some(binning(Ranking::Atomic, 0)?) } else { None }, None),
         };
         let pass = binning(Ranking::Stable, 0)?;
-        Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, last, pass_push: pass_push.to_vec() })
+        Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, last })
     }
 
     pub fn desc(&self) -> &SortDesc {
@@ -376,9 +373,8 @@ impl SortPlan {
                 (0, _) => self.first.as_ref().unwrap_or(&self.pass),
                 _ => &self.pass,
             };
-            let mut push = vec![self.desc.n as u32, pass.tiles, lo + 8 * p, bits, p];
-            push.extend_from_slice(&self.pass_push);
-            rec.dispatch_count(&pass.pipeline, &[ks, kd, vs, vd, hist, state], bytemuck::cast_slice(&push), pass.tiles)?;
+            let push: [u32; 5] = [self.desc.n as u32, pass.tiles, lo + 8 * p, bits, p];
+            rec.dispatch_count(&pass.pipeline, &[ks, kd, vs, vd, hist, state], bytemuck::bytes_of(&push), pass.tiles)?;
             rec.barrier(&[kd, vd], Access::ComputeWrite, Access::ComputeReadWrite, "sort: a pass's output is the next pass's input");
         }
         Ok(())
