@@ -40,7 +40,13 @@
 //   uint bucket_bits()                    bits that distinguish buckets (ballots per step)
 //   uint bucket_base(uint b)              where bucket b starts in the output
 //   bool pass_is_trivial()                true when every element is in one bucket
-// and may define PARTITIONED (GL_NV_shader_subgroup_partitioned ranking).
+// and may define PARTITIONED (GL_NV_shader_subgroup_partitioned ranking), and ONE_PLANE with
+//   bool one_plane()                      stage one word per element (RELOAD or STAGE_ALL):
+//   uint plane_word(uint first, uint i, KEY k)  element i's word (first: the tile's first index)
+//   bool plane_has_key()                  the word holds the key (else a position's bucket
+//                                         comes from a search of the bucket starts)
+//   KEY plane_key(uint w)                 the key in word w
+//   void plane_scatter(uint dst, uint first, uint w)  store output dst from word w
 #ifndef BINNING_GLSL
 #define BINNING_GLSL
 #ifdef PARTITIONED
@@ -514,6 +520,17 @@ void stage_values(uint tile, uint j, uint at) {
 }
 void stage_planes(uint tile) {
     uint t = tile_size();
+#ifdef ONE_PLANE
+    if (one_plane()) {
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+            uint e = el[j];
+            if (e == INVALID) continue;
+            uint i = key_index(tile, j);
+            s_mem[el_pos(e)] = plane_word(tile * t, i, RELOAD != 0u ? key_in(i) : key[j]);
+        }
+        return;
+    }
+#endif
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint e = el[j];
         if (e == INVALID) continue;
@@ -531,8 +548,20 @@ void stage_planes(uint tile) {
 // key and value stores, nothing kept across positions. Unrolled: rolled in chunks of 1 to 4
 // rounds it took as many registers and 1.2x the time on the H200
 // (bench/results/h200/binning/session7/7-scatter-chunk).
-void scatter_planes(uint count) {
+void scatter_planes(uint tile, uint count) {
     uint t = tile_size(), wg = gl_WorkGroupSize.x;
+#ifdef ONE_PLANE
+    if (one_plane()) {
+        [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
+            uint i = r * wg + gl_LocalInvocationIndex;
+            if (i >= count) continue;
+            uint w = s_mem[i];
+            uint dst = s_glob[plane_has_key() ? bucket_of(0u, plane_key(w)) : bucket_at(i)] + i;
+            if ((DEBUG_SKIP & 2u) == 0u) plane_scatter(dst, tile * t, w);
+        }
+        return;
+    }
+#endif
     [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
         uint i = r * wg + gl_LocalInvocationIndex;
         if (i >= count) continue;
@@ -638,7 +667,7 @@ void binning_pass() {
         phase_end(3u);
         look_back(tile, hist);  // ends with a barrier
         phase_end(5u);
-        scatter_planes(count);  // keys and values at once
+        scatter_planes(tile, count);  // keys and values at once
         phase_end(6u);
         return;
     }

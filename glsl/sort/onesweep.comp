@@ -45,6 +45,25 @@ bool bucket_is_key_function() { return true; }
 layout(constant_id = 15) const uint PASS_ROLE = 0;
 VAL val_at(uint i) { return (PASS_ROLE & 1u) != 0u ? i : vals_in[i]; }
 bool pass_writes_keys() { return (PASS_ROLE & 2u) == 0u; }
+// Bit 3, one plane: the tile is staged as one word an element, not two, so twice the elements
+// fit shared memory (src/prims/binning.rs sizes the tile): the first pass (ids below 2^16)
+// packs the id and the element's index in the tile, (id << 16) | (i - first); the last pass
+// (bit 1 without bit 0) stages the value alone and finds a position's bucket by a search of
+// the tile's bucket starts.
+#define ONE_PLANE
+bool one_plane() { return (PASS_ROLE & 8u) != 0u; }
+bool plane_has_key() { return (PASS_ROLE & 1u) != 0u; }
+uint plane_word(uint first, uint i, KEY k) { return plane_has_key() ? (k << 16) | (i - first) : vals_in[i]; }
+KEY plane_key(uint w) { return w >> 16; }
+void key_out(uint i, KEY k);
+void plane_scatter(uint dst, uint first, uint w) {
+    if (!plane_has_key()) {
+        vals_out[dst] = w;
+        return;
+    }
+    if (pass_writes_keys()) key_out(dst, w >> 16);
+    vals_out[dst] = first + (w & 0xFFFFu);
+}
 #else
 VAL val_at(uint i) { return vals_in[i]; }
 bool pass_writes_keys() { return true; }

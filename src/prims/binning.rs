@@ -278,6 +278,9 @@ pub(crate) struct BinningPass {
     pub pipeline: Arc<Pipeline>,
 }
 
+/// PASS_ROLE bit 3: the pass stages one word an element whatever its key and value words.
+pub(crate) const ROLE_ONE_PLANE: u32 = 8;
+
 /// The kernel-specific part of a binning pipeline.
 #[derive(Clone)]
 pub(crate) struct BinningKernel<'a> {
@@ -289,7 +292,8 @@ pub(crate) struct BinningKernel<'a> {
     pub source: u32,
     pub bindings: u32,
     pub push_bytes: u32,
-    /// Spec constant 15: the permutation's pass role (glsl/sort/onesweep.comp, PASS_ROLE).
+    /// Spec constant 15: the permutation's pass role (glsl/sort/onesweep.comp, PASS_ROLE);
+    /// with [`ROLE_ONE_PLANE`] the tile is staged as one word an element.
     pub role: u32,
 }
 
@@ -340,7 +344,7 @@ impl BinningPass {
         }
         // Shared memory: the larger of the counter rows and the staged word planes of the
         // tile (one, or all of them with `stage_all` or `reload`).
-        let planes = if p.stage_all || p.reload { words } else { 1 };
+        let planes = if (p.stage_all || p.reload) && kernel.role & ROLE_ONE_PLANE == 0 { words } else { 1 };
         let shared_words = info.max_shared_memory_bytes / 4;
         // Mask rows too when peers are matched in shared memory: only at <= 32 lanes, and
         // only where both rows fit (else ballots; the pass's label says which ran).

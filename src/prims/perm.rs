@@ -27,7 +27,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::binning::{BinningPolicy, Ranking};
+use super::binning::{BinningPolicy, Ranking, ROLE_ONE_PLANE};
 use super::sort::{KeyType, SortDesc, SortPlan, SortScratch};
 use crate::error::{invalid, Result};
 use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
@@ -227,7 +227,11 @@ impl PermPlan {
             narrow = sd.passes() == 2 && ctx.capabilities().storage_buffer_8bit && !desc.debug_wide_ids;
             // The default mode ranks the last pass with atomics too: a group's order before
             // its shuffle does not reach the output's distribution.
-            let roles = (1, 2, sd.ranking);
+            // Both stage one word an element (glsl/sort/onesweep.comp), so their tiles hold
+            // twice the elements: the first pass packs an id below 2^16 with the element's
+            // place in the tile, the last stages the index alone.
+            let first = if sd.passes() <= 2 { 1 | ROLE_ONE_PLANE } else { 1 };
+            let roles = (first, 2 | ROLE_ONE_PLANE, sd.ranking);
             Some(SortPlan::with_pass_kernel(ctx, sd, if narrow { "perm_pass_narrow" } else { "perm_pass" }, Some(roles))?)
         } else if desc.groups() > 1 {
             let mut sd = SortDesc::new(KeyType::U32, desc.n);

@@ -218,6 +218,12 @@ impl SortPlan {
     /// workgroups and loads where they are not the default.
     pub fn policy_label(&self) -> String {
         let mut s = self.pass.label();
+        // The first and last passes where they differ (the permutation's roles).
+        for (name, pass) in [("first", &self.first), ("last", &self.last)] {
+            if let Some(p) = pass.as_ref().filter(|p| p.label() != s) {
+                s += &format!("; {name} pass {}", p.label());
+            }
+        }
         let g = self.desc.policy.histogram_groups;
         if g != BinningPolicy::default().histogram_groups {
             s += &format!(", histogram {g} groups");
