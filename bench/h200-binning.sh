@@ -134,8 +134,9 @@ for X in target/exp/vkprims-*; do
   [ -x "$X" ] && step "perm12-${X##*-}" 60 $X bench perm --n 2^28 --values 0 --ranking atomic --trials 10 --profile --json "$OUT/perm12-${X##*-}.json"
 done
 # Session 13: the permutation's passes staging one word an element, at several tiles.
-step perm13-tiles 150 $B bench perm --n 2^28 --values 0 --ranking atomic --binning-policy auto,512x11,512x16,512x20,256x32 --trials 10 --profile --json "$OUT/perm13-tiles.json"
-if want perm13-stats; then timeout 60 $B pipelines --stats --binning-policy auto,512x11,512x16,512x20,256x32 | grep -E '^perm_pass' > "$OUT/perm13-stats.md" 2> "$OUT/perm13-stats.log"; fi
+step perm13-tiles 150 $B bench perm --n 2^28 --values 0 --ranking atomic --binning-policy auto,512x12,512x14,512x18,384x20 --trials 10 --profile --json "$OUT/perm13-tiles.json"
+step perm13-repro 150 $B bench perm --n 2^28 --values 0 --ranking stable --binning-policy auto,512x12,512x16 --trials 10 --profile --json "$OUT/perm13-repro.json"
+if want perm13-stats; then timeout 60 $B pipelines --stats --binning-policy auto,512x12,512x14,512x18,384x20 | grep -E '^perm_pass' > "$OUT/perm13-stats.md" 2> "$OUT/perm13-stats.log"; fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

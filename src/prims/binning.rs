@@ -354,13 +354,15 @@ impl BinningPass {
             && input.subgroup_size.unwrap_or(sg.max_size) <= 32
             && 2 * counter_words + FIXED_SHARED_WORDS <= shared_words;
         let rows = counter_words * if shared_match { 2 } else { 1 };
-        let fit = shared_words.saturating_sub(FIXED_SHARED_WORDS) / (workgroup_size * planes);
+        // One plane (the permutation's passes): a word per 32 staged words too (s_blk).
+        let blk = |stage: u32| if kernel.role & ROLE_ONE_PLANE != 0 { stage / 32 + 1 } else { 0 };
+        let fit = shared_words.saturating_sub(FIXED_SHARED_WORDS + blk(0)) * 32 / (32 * planes + blk(32) - blk(0)) / workgroup_size;
         // A position in the tile takes 16 bits of the kernel's per-element word.
         let items = items.min(fit).min(MAX_TILE / workgroup_size);
-        if items == 0 || rows + FIXED_SHARED_WORDS > shared_words {
+        let stage_words = rows.max(workgroup_size * items * planes);
+        if items == 0 || stage_words + blk(stage_words) + FIXED_SHARED_WORDS > shared_words {
             return invalid(format!("{what}: a workgroup of {workgroup_size} does not fit in {} bytes of shared memory", shared_words * 4));
         }
-        let stage_words = rows.max(workgroup_size * items * planes);
         let tile = workgroup_size as u64 * items as u64;
         let tiles = input.n.div_ceil(tile);
         if (tiles * tile) >> 32 != 0 {

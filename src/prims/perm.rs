@@ -216,12 +216,13 @@ impl PermPlan {
             sd.force_fallback_period = desc.debug_force_fallback_period;
             sd.policy = desc.policy;
             sd.ranking = if desc.reproducible { Ranking::Stable } else { Ranking::Atomic };
-            // Atomic ranking keeps the first and last passes near 43 registers, so with two
-            // passes the default mode's tiles take as many items as shared memory holds
-            // (H200: 512x11, 6.78 ms at 2^28 against 6.97 with 512x10;
-            // session12/5-atomic-last; a stable middle pass took 68 registers there).
+            // Atomic ranking keeps the first and last passes' registers low, so with two
+            // passes the default mode's tiles are longer: 16 items (one staged plane, below), at
+            // most what shared memory holds (H200, 2^28: the first pass 1.46 ms at 512x16, 63
+            // registers, against 1.77 at 512x11; 512x20 took 76 registers and 1.86 ms;
+            // session13/3-one-plane).
             if !desc.reproducible && desc.policy.items == 0 && sd.passes() <= 2 {
-                sd.policy.items = u32::MAX;
+                sd.policy.items = 16;
             }
             // Two passes: the first hands the last its digit as a byte (ids below 2^16).
             narrow = sd.passes() == 2 && ctx.capabilities().storage_buffer_8bit && !desc.debug_wide_ids;
