@@ -28,7 +28,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::binning::{BinningPolicy, Ranking, ROLE_ONE_PLANE};
-use super::sort::{KeyType, SortDesc, SortPlan, SortScratch};
+use super::sort::{KeyType, PassRoles, SortDesc, SortPlan, SortScratch};
 use crate::error::{invalid, Result};
 use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
 
@@ -216,23 +216,26 @@ impl PermPlan {
             sd.force_fallback_period = desc.debug_force_fallback_period;
             sd.policy = desc.policy;
             sd.ranking = if desc.reproducible { Ranking::Stable } else { Ranking::Atomic };
-            // Atomic ranking keeps the first and last passes' registers low, so with two
-            // passes the default mode's tiles are longer: 16 items (one staged plane, below), at
-            // most what shared memory holds (H200, 2^28: the first pass 1.46 ms at 512x16, 63
-            // registers, against 1.77 at 512x11; 512x20 took 76 registers and 1.86 ms;
-            // session13/3-one-plane).
-            if !desc.reproducible && desc.policy.items == 0 && sd.passes() <= 2 {
-                sd.policy.items = 16;
-            }
             // Two passes: the first hands the last its digit as a byte (ids below 2^16).
             narrow = sd.passes() == 2 && ctx.capabilities().storage_buffer_8bit && !desc.debug_wide_ids;
-            // The default mode ranks the last pass with atomics too: a group's order before
-            // its shuffle does not reach the output's distribution.
-            // Both stage one word an element (glsl/sort/onesweep.comp), so their tiles hold
-            // twice the elements: the first pass packs an id below 2^16 with the element's
-            // place in the tile, the last stages the index alone.
+            // The first and last passes stage one word an element (glsl/sort/onesweep.comp),
+            // so their tiles can hold twice the elements: the first packs an id below 2^16
+            // with the element's place in the tile, the last stages the index alone. The
+            // default mode ranks the last pass with atomics too (a group's order before its
+            // shuffle does not reach the output's distribution).
             let first = if sd.passes() <= 2 { 1 | ROLE_ONE_PLANE } else { 1 };
-            let roles = (first, 2 | ROLE_ONE_PLANE, sd.ranking);
+            // With two passes their tiles are as long as registers allow two workgroups of
+            // 512 an SM (H200, 2^28, default mode: the first pass 1.46 ms at 512x16, 63
+            // registers, against 1.77 at 512x11 and 1.86 at 512x20 with 76 registers; the
+            // atomic last pass 1.55 ms at 512x18, 57 registers, against 1.62 at 512x16; the
+            // reproducible mode 7.46 ms at 512x16 against 10.14 at 512x10:
+            // session13/3-one-plane, 4-bucket-table).
+            let tuned = desc.policy.items == 0 && sd.passes() <= 2;
+            if tuned {
+                sd.policy.items = 16;
+            }
+            let last_items = if tuned && !desc.reproducible && sd.passes() == 2 { 18 } else { 0 };
+            let roles = PassRoles { first, last: 2 | ROLE_ONE_PLANE, last_ranking: sd.ranking, last_items };
             Some(SortPlan::with_pass_kernel(ctx, sd, if narrow { "perm_pass_narrow" } else { "perm_pass" }, Some(roles))?)
         } else if desc.groups() > 1 {
             let mut sd = SortDesc::new(KeyType::U32, desc.n);

@@ -129,6 +129,17 @@ pub struct SortScratch {
 }
 
 /// A checked, ready-to-record sort.
+/// What a sort's first and last passes do differently (the permutation of indices):
+/// PASS_ROLE values of the pass kernel, the last pass's ranking (Atomic only where the order
+/// of equal keys does not matter) and its items per invocation (0: the policy's).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PassRoles {
+    pub first: u32,
+    pub last: u32,
+    pub last_ranking: Ranking,
+    pub last_items: u32,
+}
+
 pub struct SortPlan {
     desc: SortDesc,
     histogram: Arc<Pipeline>,
@@ -150,10 +161,9 @@ impl SortPlan {
     }
 
     /// A sort whose digit passes run `shader` (a variant of glsl/sort/onesweep.comp); with
-    /// `roles` (first, last, last ranking), its first and last passes get those values of the
-    /// kernel's PASS_ROLE (a single pass both) and the last pass that ranking (Atomic only
-    /// where the order of equal keys does not matter), the others 0.
-    pub(crate) fn with_pass_kernel(ctx: &Context, desc: SortDesc, shader: &str, roles: Option<(u32, u32, Ranking)>) -> Result<SortPlan> {
+    /// `roles`, its first and last passes get their values of the kernel's PASS_ROLE (a single
+    /// pass both), the others 0.
+    pub(crate) fn with_pass_kernel(ctx: &Context, desc: SortDesc, shader: &str, roles: Option<PassRoles>) -> Result<SortPlan> {
         let what = desc.label();
         let (lo, hi) = desc.bits;
         if lo >= hi || hi > desc.key.bits() {
@@ -182,17 +192,18 @@ impl SortPlan {
             ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
         let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
         let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings: 6, push_bytes: 20, role: 0 };
-        let binning = |ranking: Ranking, role: u32| {
-            BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &desc.policy, ranking, BinningKernel { role, ..kernel.clone() })
+        let binning = |ranking: Ranking, role: u32, items: u32| {
+            let policy = BinningPolicy { items: if items == 0 { desc.policy.items } else { items }, ..desc.policy };
+            BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &policy, ranking, BinningKernel { role, ..kernel.clone() })
         };
         let single = desc.passes() == 1;
         // A single pass is both first and last (the last pipeline).
         let (first, last) = match roles {
-            Some((first, last, ranking)) if single => (None, Some(binning(ranking, first | last)?)),
-            Some((first, last, ranking)) => (Some(binning(desc.ranking, first)?), Some(binning(ranking, last)?)),
-            None => (if desc.ranking == Ranking::Atomic { Some(binning(Ranking::Atomic, 0)?) } else { None }, None),
+            Some(r) if single => (None, Some(binning(r.last_ranking, r.first | r.last, 0)?)),
+            Some(r) => (Some(binning(desc.ranking, r.first, 0)?), Some(binning(r.last_ranking, r.last, r.last_items)?)),
+            None => (if desc.ranking == Ranking::Atomic { Some(binning(Ranking::Atomic, 0, 0)?) } else { None }, None),
         };
-        let pass = binning(Ranking::Stable, 0)?;
+        let pass = binning(Ranking::Stable, 0, 0)?;
         Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, last })
     }
 
