@@ -41,7 +41,8 @@
 //   uint bucket_base(uint b)              where bucket b starts in the output
 //   bool pass_is_trivial()                true when every element is in one bucket
 // and may define PARTITIONED (GL_NV_shader_subgroup_partitioned ranking), and ONE_PLANE with
-//   bool one_plane()                      stage one word per element (RELOAD or STAGE_ALL):
+//   bool one_plane()                      stage one word per element (RELOAD or STAGE_ALL),
+//   const uint ONE_PLANE_ON               1 where one_plane() (sizes s_blk), else 0:
 //   uint plane_word(uint first, uint i, KEY k)  element i's word (first: the tile's first index)
 //   bool plane_has_key()                  the word holds the key (else a position's bucket
 //                                         comes from the bucket starts, s_blk)
@@ -109,7 +110,7 @@ shared uint s_tile;
 // position's bucket takes a read and a short walk of the bucket starts, not a binary search
 // (eight dependent reads: the H200's last permutation pass took 2.37 ms at 2^28 with it,
 // against 1.72 staging the keys).
-shared uint s_blk[STAGE_WORDS / 32u + 1u];
+shared uint s_blk[ONE_PLANE_ON * (STAGE_WORDS / 32u) + 1u];  // one word where unused
 #endif
 
 KEY key[ITEMS];

@@ -51,7 +51,8 @@ bool pass_writes_keys() { return (PASS_ROLE & 2u) == 0u; }
 // (bit 1 without bit 0) stages the value alone and finds a position's bucket by a search of
 // the tile's bucket starts.
 #define ONE_PLANE
-bool one_plane() { return (PASS_ROLE & 8u) != 0u; }
+const uint ONE_PLANE_ON = (PASS_ROLE >> 3) & 1u;
+bool one_plane() { return ONE_PLANE_ON != 0u; }
 bool plane_has_key() { return (PASS_ROLE & 1u) != 0u; }
 uint plane_word(uint first, uint i, KEY k) { return plane_has_key() ? (k << 16) | (i - first) : vals_in[i]; }
 KEY plane_key(uint w) { return w >> 16; }

@@ -354,8 +354,9 @@ impl BinningPass {
             && input.subgroup_size.unwrap_or(sg.max_size) <= 32
             && 2 * counter_words + FIXED_SHARED_WORDS <= shared_words;
         let rows = counter_words * if shared_match { 2 } else { 1 };
-        // One plane (the permutation's passes): a word per 32 staged words too (s_blk).
-        let blk = |stage: u32| if kernel.role & ROLE_ONE_PLANE != 0 { stage / 32 + 1 } else { 0 };
+        // One plane (the permutation's passes): a word per 32 staged words too (s_blk; one
+        // word in the permutation's other passes, counted for every kernel).
+        let blk = |stage: u32| if kernel.role & ROLE_ONE_PLANE != 0 { stage / 32 + 1 } else { 1 };
         let fit = shared_words.saturating_sub(FIXED_SHARED_WORDS + blk(0)) * 32 / (32 * planes + blk(32) - blk(0)) / workgroup_size;
         // A position in the tile takes 16 bits of the kernel's per-element word.
         let items = items.min(fit).min(MAX_TILE / workgroup_size);
