@@ -149,19 +149,20 @@ void main() {
         for (uint q = t; q < m; q += wg) {
             uint w = s_slot[q], p = w & 0xFFFFu, h = w >> 16;
             uint l = s_tag[p] >> 16, b = run_start(l), e = s_start[l];
-            uint rank = 0u;
-            bool tie = false;
+            // Slots of the run below (rank) and at most (le, itself included) its 16 bits: a
+            // tie when le counts another.
+            uint rank = 0u, le = 0u;
             [[unroll]] for (uint d = 0u; d < WINDOW; ++d) {
                 uint qo = b + d, ho = s_slot[min(qo, CAPACITY - 1u)] >> 16;
                 rank += qo < e && ho < h ? 1u : 0u;
-                tie = tie || (qo < e && ho == h && qo != q);
+                le += qo < e && ho <= h ? 1u : 0u;
             }
             for (uint qo = b + WINDOW; qo < e; ++qo) {
                 uint ho = s_slot[qo] >> 16;
                 rank += ho < h ? 1u : 0u;
-                tie = tie || (ho == h && qo != q);
+                le += ho <= h ? 1u : 0u;
             }
-            if (tie) {
+            if (le > rank + 1u) {
                 uvec2 mine = draw(g, p, m4, key);
                 rank = 0u;
                 for (uint qo = b; qo < e; ++qo) {
