@@ -28,10 +28,11 @@
 // registers and two workgroups per SM, 3.05 ms; the values read first and held, 66 and one,
 // 4.10 ms; bench/results/h200/binning/session8/). Ranking each element by a walk of its run
 // (a random run per invocation: bank conflicts, and a loop as long as the subgroup's longest
-// run) took 1.28 of those 3.05 ms (session12/). Now 62 registers and 2.55 ms; without its
+// run) took 1.28 of those 3.05 ms (session12/). It was 2.55 ms, 62 registers; without its
 // rarely taken tie path it ran 2.31 (wrong on ties), yet drawing the tie keys through one
 // rolled Philox call site took 72 registers and 3.82 ms, and ranking the tied slots after
-// this loop, behind a barrier, 2.58 (session12/7-tie-path, 8-rolled-ties; session13/1-drawn-ids).
+// this loop, behind a barrier, 2.58; counting ties (le) rather than testing each slot for one
+// took it to 2.48 (session12/7-tie-path, 8-rolled-ties; session13/1-drawn-ids, 6-tie-count).
 // Groups of at most CAPACITY elements are shuffled in shared memory; larger ones (rare,
 // forced by the tests) through the scratch buffer `tmp_pos` and the sorted ids' own words,
 // with the same keys, so the paths agree. Nothing here depends on the subgroup size.
