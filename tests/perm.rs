@@ -172,17 +172,18 @@ fn default_indices_keep_the_model_groups() {
         let g = d.groups();
         let key = [d.seed as u32, (d.seed >> 32) as u32];
         let id = |i: usize| if g > 1 { perm::uniform_below(g, [i as u32 / 4, 0, 0, 0], i % 4, key) } else { 0 };
+        assert_eq!(got.len(), want.len(), "{}", d.label());
         let mut start = 0;
         while start < want.len() {
-            let end = start + want[start..].iter().take_while(|&&i| id(i) == id(want[start])).count();
+            let group = id(want[start]);
+            let end = start + want[start..].iter().take_while(|&&i| id(i) == group).count();
             let mut a: Vec<u32> = got[start..end].to_vec();
             let mut b: Vec<u32> = want[start..end].iter().map(|&i| i as u32).collect();
             a.sort_unstable();
             b.sort_unstable();
-            assert_eq!(a, b, "{}: group {} (output {start}..{end}) holds other elements", d.label(), id(want[start]));
+            assert_eq!(a, b, "{}: group {group} (output {start}..{end}) holds other elements", d.label());
             start = end;
         }
-        assert_eq!(got.len(), want.len(), "{}", d.label());
     };
     let idx = |n: u64, seed: u64, target: u32| {
         let mut d = PermDesc::indices(n, seed);

@@ -48,8 +48,8 @@ bool pass_writes_keys() { return (PASS_ROLE & 2u) == 0u; }
 // Bit 3, one plane: the tile is staged as one word an element, not two, so twice the elements
 // fit shared memory (src/prims/binning.rs sizes the tile): the first pass (ids below 2^16)
 // packs the id and the element's index in the tile, (id << 16) | (i - first); the last pass
-// (bit 1 without bit 0) stages the value alone and finds a position's bucket by a search of
-// the tile's bucket starts.
+// (bit 1 without bit 0) stages the value alone and finds a position's bucket from the tile's
+// bucket starts (sort/binning.glsl, s_blk).
 #define ONE_PLANE
 const uint ONE_PLANE_ON = (PASS_ROLE >> 3) & 1u;
 bool one_plane() { return ONE_PLANE_ON != 0u; }

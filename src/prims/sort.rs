@@ -128,7 +128,6 @@ pub struct SortScratch {
     pub state: BufferSlice,
 }
 
-/// A checked, ready-to-record sort.
 /// What a sort's first and last passes do differently (the permutation of indices):
 /// PASS_ROLE values of the pass kernel, the last pass's ranking (Atomic only where the order
 /// of equal keys does not matter) and its items per invocation (0: the policy's).
@@ -140,6 +139,7 @@ pub(crate) struct PassRoles {
     pub last_items: u32,
 }
 
+/// A checked, ready-to-record sort.
 pub struct SortPlan {
     desc: SortDesc,
     histogram: Arc<Pipeline>,
