@@ -136,6 +136,9 @@ done
 # Session 13: the permutation's passes staging one word an element, at several tiles.
 step perm13-tiles 150 $B bench perm --n 2^28 --values 0 --ranking atomic --binning-policy auto,512x12,512x14,512x18,384x20 --trials 10 --profile --json "$OUT/perm13-tiles.json"
 step perm13-repro 150 $B bench perm --n 2^28 --values 0 --ranking stable --binning-policy auto,512x12,512x16 --trials 10 --profile --json "$OUT/perm13-repro.json"
+# Session 13: short tiles for small sorts (2^20: 128 tiles of 512x16 fill half the H200's
+# 264 workgroup slots; a tile's latency sets each pass's time).
+step sort-small13 120 $B bench sort --n 2^20,2^22 --key u32 --values 0,4 --binning-policy auto,512x8,512x4,256x8,1024x8,1024x4 --trials 10 --profile --json "$OUT/sort-small13.json"
 if want perm13-stats; then timeout 60 $B pipelines --stats --binning-policy auto,512x12,512x14,512x18,384x20 | grep -E '^perm_pass' > "$OUT/perm13-stats.md" 2> "$OUT/perm13-stats.log"; fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
