@@ -30,6 +30,11 @@ fn repro(n: u64, value_bytes: u32, seed: u64) -> PermDesc {
     d
 }
 
+/// The permutation of 0..n-1 (default mode) with a group target (0: the default).
+fn idx(n: u64, seed: u64, target: u32) -> PermDesc {
+    PermDesc { group_target: target, ..PermDesc::indices(n, seed) }
+}
+
 fn assert_bijection(desc: &PermDesc, got: &[u32]) {
     let mut sorted = got.to_vec();
     sorted.sort_unstable();
@@ -106,12 +111,7 @@ fn indices_equal_the_cpu_model() {
     // overflow path, a forced look-back fallback, the shared-memory peer match, the target
     // beyond 2^26, and two passes over 4-byte ids (as without 8-bit storage).
     let ctx = common::ctx();
-    let idx = |n: u64, seed: u64, target: u32| {
-        let mut d = PermDesc::indices(n, seed);
-        d.reproducible = true;
-        d.group_target = target;
-        d
-    };
+    let idx = |n: u64, seed: u64, target: u32| PermDesc { reproducible: true, ..idx(n, seed, target) };
     for n in [0u64, 1, 2, 3, 1000, 5000, 100_003] {
         for seed in [0u64, 0xDEAD_BEEF_0000_0001] {
             assert_matches_reference(&idx(n, seed, 0));
@@ -184,11 +184,6 @@ fn default_indices_keep_the_model_groups() {
             assert_eq!(a, b, "{}: group {group} (output {start}..{end}) holds other elements", d.label());
             start = end;
         }
-    };
-    let idx = |n: u64, seed: u64, target: u32| {
-        let mut d = PermDesc::indices(n, seed);
-        d.group_target = target;
-        d
     };
     for n in [1u64, 2, 5, 4097, 100_003, 1_000_003] {
         check(&idx(n, 0x1234_5678_9ABC, 0));
