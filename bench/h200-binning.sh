@@ -140,6 +140,23 @@ step perm13-repro 150 $B bench perm --n 2^28 --values 0 --ranking stable --binni
 # 264 workgroup slots; a tile's latency sets each pass's time).
 step sort-small13 120 $B bench sort --n 2^20,2^22 --key u32 --values 0,4 --binning-policy auto,512x8,512x4,256x8,1024x8,1024x4 --trials 10 --profile --json "$OUT/sort-small13.json"
 if want perm13-stats; then timeout 60 $B pipelines --stats --binning-policy auto,512x12,512x14,512x18,384x20 | grep -E '^perm_pass' > "$OUT/perm13-stats.md" 2> "$OUT/perm13-stats.log"; fi
+# Session 14: 4-byte pairs with the key and value planes staged in sequence (`xseq`, CUB's
+# order: one plane of shared memory, so longer tiles), registers and times at 2^26 and 2^28.
+S14=${S14:-auto,512x16xseq,512x14xseq,512x12xseq,384x20xseq}
+if want seq14-stats; then
+  for X in $B target/exp/vkprims-*; do [ -x "$X" ] && { echo "$X"; timeout 60 $X pipelines --stats --binning-policy $S14 | grep -E '^sort_onesweep_k32_v1 .sort u32 '; }; done > "$OUT/seq14-stats.md" 2> "$OUT/seq14-stats.log"
+fi
+for X in target/exp/vkprims-*; do
+  [ -x "$X" ] && step "seq14-ms-${X##*-}" 120 $X bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy $S14 --trials 10 --json "$OUT/seq14-ms-${X##*-}.json"
+done
+step seq14-ms 220 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy $S14 --trials 10 --json "$OUT/seq14-ms.json"
+step seq14-ms-atomic 120 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking atomic --binning-policy ${S14A:-auto,512x16xseq} --trials 10 --json "$OUT/seq14-ms-atomic.json"
+step seq14-sort 200 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy $S14 --trials 10 --profile --json "$OUT/seq14-sort.json"
+step seq14-28 250 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 4 --ranking stable,atomic --binning-policy ${S14B:-auto,512x16xseq} --trials 10 --json "$OUT/seq14-28.json"
+# Session 14's final run: the 256-way multisplit of 2^28 pairs and the permutation at 2^28
+# (the 4-byte array's passes now stage their planes in sequence) with the defaults.
+step ms14-28 150 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 4 --ranking stable,atomic --trials 10 --json "$OUT/ms14-28.json"
+step perm14 120 $B bench perm --n 2^28 --values 0,4 --ranking atomic,stable --trials 10 --profile --json "$OUT/perm14.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

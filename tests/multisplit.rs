@@ -124,6 +124,43 @@ fn one_bucket_empty_buckets_fallback_and_size() {
 }
 
 #[test]
+fn pairs_planes_in_sequence_or_together() {
+    // 4-byte pairs: the key plane, then the value plane, through the same shared words (the
+    // default; with buckets from ids or splitters, the value round finds a position's bucket
+    // from the key round's, kept per lane), or both planes at once (`xnoseq`); every bucket
+    // source, both rankings, forced fallbacks, odd items per lane.
+    let ctx = common::ctx();
+    let n = 45_007;
+    let keys = sort_keys(KeyPattern::Random, KeyType::U32, n, 17);
+    for name in ["64x15", "64x15xnoseq", "autoxauto"] {
+        let policy = vkprims::prims::binning::BinningPolicy::parse(name).unwrap();
+        for (ranking, period) in [(Ranking::Stable, 0u32), (Ranking::Stable, 3), (Ranking::Atomic, 2)] {
+            for (b, shape) in [(256u32, 0u32), (37, 2)] {
+                let mut d = MultisplitDesc::new(KeyType::U32, n as u64, BucketSource::Ids { buckets: b });
+                d.policy = policy;
+                d.value_bytes = 4;
+                d.ranking = ranking;
+                d.force_fallback_period = period;
+                check(&d, &keys, Some(&ids(n, b, shape, 18 + b as u64)));
+            }
+            let mut d = MultisplitDesc::new(KeyType::U32, n as u64, BucketSource::Splitters { count: 99 });
+            d.policy = policy;
+            d.value_bytes = 4;
+            d.ranking = ranking;
+            d.force_fallback_period = period;
+            check(&d, &keys, Some(&splitters(KeyType::U32, &keys, 99, 19)));
+            let mut d = MultisplitDesc::new(KeyType::U32, n as u64, BucketSource::Bits { lo: 3, hi: 11 });
+            d.policy = policy;
+            d.value_bytes = 4;
+            d.ranking = ranking;
+            d.force_fallback_period = period;
+            check(&d, &keys, None);
+        }
+    }
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
 fn shared_memory_peer_matching() {
     // The H200's default matching (shared-memory masks) on lavapipe: a 64-invocation
     // workgroup, where the mask rows fit at width 8 or more (at width 4: ballots). Every

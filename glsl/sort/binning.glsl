@@ -94,6 +94,21 @@ layout(constant_id = 13) const uint RELOAD = 0;
 // its group's places with one shared atomicAdd on its row, whose result only the shuffle to
 // its peers waits for. 0: rank first, then offsets, then positions (the order of steps 1-2).
 layout(constant_id = 14) const uint EARLY = 1;
+// 1 (the default with RELOAD for 32-bit keys with 4-byte values; policy flag `xnoseq` for 0):
+// the planes go through shared memory one after the other, CUB's order: the keys are staged
+// before the look-back and scattered after it; then the values are read, staged in the same
+// words and scattered. A tile then needs one plane of shared memory, not two, so it holds
+// more elements. Each lane keeps the buckets of the positions it scatters (four to a
+// register) and its elements' tile positions (two to a register) for the value round. (The
+// positions kept in shared memory instead, or the buckets found again from s_blk, or the
+// values read once with the keys to warm the cache, were slower on the H200:
+// bench/results/h200/binning/session14.)
+layout(constant_id = 16) const uint SEQ_PLANES = 0;
+#if KEY64 == 0 && VALUE_WORDS == 1
+const uint SEQ = SEQ_PLANES;
+#else
+const uint SEQ = 0u;
+#endif
 
 const uint STATE_BASE = 4u;
 const uint NOT_READY = 0u, AGGREGATE = 1u, INCLUSIVE = 2u;
@@ -105,13 +120,16 @@ shared uint s_glob[256];         // global index of the tile's first element of 
 shared uint s_fb[256];           // fallback: a predecessor's histogram
 shared uint s_sums[32];          // scan of the bucket totals: per-subgroup sums
 shared uint s_tile;
-#ifdef ONE_PLANE
-// Without the key staged (plane_has_key false): the bucket at tile position 32 k, so a
-// position's bucket takes a read and a short walk of the bucket starts, not a binary search
-// (eight dependent reads: the H200's last permutation pass took 2.37 ms at 2^28 with it,
-// against 1.72 staging the keys).
-shared uint s_blk[ONE_PLANE_ON * (STAGE_WORDS / 32u) + 1u];  // one word where unused
+#ifndef ONE_PLANE
+const uint ONE_PLANE_ON = 0u;
 #endif
+// Where a position's key is not staged (one plane without the key; SEQ with a bucket that is
+// not a function of the key): the bucket at tile position 32 k, so a position's bucket takes
+// a read and a short walk of the bucket starts, not a binary search (eight dependent reads:
+// the H200's last permutation pass took 2.37 ms at 2^28 with it, against 1.72 staging the
+// keys).
+const uint BLK_ON = ONE_PLANE_ON | SEQ;
+shared uint s_blk[BLK_ON * (STAGE_WORDS / 32u) + 1u];  // one word where unused
 
 KEY key[ITEMS];
 // One word per element, so the tile's per-element state costs ITEMS registers, not 2 ITEMS
@@ -123,6 +141,9 @@ uint el[ITEMS];
 #if VALUE_WORDS > 0
 VAL v[ITEMS];
 #endif
+// SEQ: from the staging of the keys to that of the values, the elements' tile positions two
+// to a register (the rest of el is dead then; 16 bits hold a position).
+uint seq_pos[(ITEMS + 1u) / 2u];
 uint el_bucket(uint e) { return (e >> 16) & 0xFFu; }
 uint el_pos(uint e) { return e & 0xFFFFu; }
 
@@ -498,6 +519,17 @@ uint bucket_at(uint i) {
     return lo - 1u;
 }
 
+// The bucket of every 32nd tile position, s_blk (the bucket starts are final).
+void fill_blk() {
+    for (uint k = gl_LocalInvocationIndex; k < (tile_size() + 31u) / 32u; k += gl_WorkGroupSize.x) s_blk[k] = bucket_at(32u * k);
+}
+// The bucket of tile position i from s_blk and a short walk of the bucket starts.
+uint blk_bucket(uint i) {
+    uint b = s_blk[i >> 5];
+    while (b < 255u && s_start[b + 1u] <= i) ++b;
+    return b;
+}
+
 // One word plane through shared memory: element j's word w[j] goes to its tile position;
 // lane lid then reads positions r * WG + lid. The caller barriers before the next plane.
 void stage(uint w[ITEMS]) {
@@ -531,8 +563,7 @@ void stage_planes(uint tile) {
 #ifdef ONE_PLANE
     if (one_plane()) {
         // (Read after the look-back's barrier; the bucket starts are final.)
-        if (!plane_has_key())
-            for (uint k = gl_LocalInvocationIndex; k < (t + 31u) / 32u; k += gl_WorkGroupSize.x) s_blk[k] = bucket_at(32u * k);
+        if (!plane_has_key()) fill_blk();
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
             uint e = el[j];
             if (e == INVALID) continue;
@@ -542,6 +573,7 @@ void stage_planes(uint tile) {
         return;
     }
 #endif
+    if (SEQ != 0u && !bucket_is_key_function()) fill_blk();
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint e = el[j];
         if (e == INVALID) continue;
@@ -551,8 +583,10 @@ void stage_planes(uint tile) {
 #if KEY64
         s_mem[t + at] = uint(k >> 32);
 #endif
-        stage_values(tile, j, at);
+        if (SEQ == 0u) stage_values(tile, j, at);
     }
+    if (SEQ != 0u) [[unroll]] for (uint q = 0u; q < (ITEMS + 1u) / 2u; ++q)
+        seq_pos[q] = el_pos(el[2u * q]) | (2u * q + 1u < ITEMS ? el_pos(el[2u * q + 1u]) << 16 : 0u);
 }
 
 // Then each lane takes tile positions r * WG + lid: its key (for the bucket), destination,
@@ -566,15 +600,42 @@ void scatter_planes(uint tile, uint count) {
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
             uint i = r * wg + gl_LocalInvocationIndex;
             if (i >= count) continue;
-            uint w = s_mem[i], b;
-            if (plane_has_key()) {
-                b = bucket_of(0u, plane_key(w));
-            } else {
-                b = s_blk[i >> 5];
-                while (b < 255u && s_start[b + 1u] <= i) ++b;
-            }
+            uint w = s_mem[i];
+            uint b = plane_has_key() ? bucket_of(0u, plane_key(w)) : blk_bucket(i);
             uint dst = s_glob[b] + i;
             if ((DEBUG_SKIP & 2u) == 0u) plane_scatter(dst, tile * t, w);
+        }
+        return;
+    }
+#endif
+#if KEY64 == 0 && VALUE_WORDS == 1
+    if (SEQ != 0u) {
+        // Keys, keeping each position's bucket (a byte of pd) for the values.
+        uint pd[(ITEMS + 3u) / 4u];
+        [[unroll]] for (uint q = 0u; q < (ITEMS + 3u) / 4u; ++q) pd[q] = 0u;
+        [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
+            uint i = r * wg + gl_LocalInvocationIndex;
+            if (i >= count) continue;
+            KEY k = s_mem[i];
+            uint b = bucket_is_key_function() ? bucket_of(0u, k) : blk_bucket(i);
+            pd[r / 4u] |= b << (8u * (r % 4u));
+            if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) key_out(s_glob[b] + i, k);
+        }
+        // Values, read now (first time), staged in the same words. The tile is read from
+        // shared memory again, after the barrier, so the driver cannot hoist the loads into
+        // the key scatter (where they would hold ITEMS more registers).
+        barrier();  // every key read out of s_mem
+        uint late_tile = s_tile;
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+            uint i = key_index(late_tile, j);
+            if (i < pc.n) s_mem[(seq_pos[j / 2u] >> (16u * (j % 2u))) & 0xFFFFu] = val_at(i);
+        }
+        barrier();
+        [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
+            uint i = r * wg + gl_LocalInvocationIndex;
+            if (i >= count || (DEBUG_SKIP & 2u) != 0u) continue;
+            uint b = (pd[r / 4u] >> (8u * (r % 4u))) & 0xFFu;
+            vals_out[s_glob[b] + i] = s_mem[i];
         }
         return;
     }

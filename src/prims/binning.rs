@@ -127,6 +127,15 @@ pub struct BinningPolicy {
     /// positions directly.
     #[serde(default)]
     pub late_counts: bool,
+    /// 4-byte keys with 4-byte values, with [`BinningPolicy::reload`] and without
+    /// [`BinningPolicy::stage_all`]: the key plane is staged and scattered, then the values are
+    /// read, staged in the same shared words and scattered (CUB's order), so a tile needs one
+    /// plane of shared memory, not two, and holds more elements. On by default (`xnoseq`
+    /// turns it off). H200, 256-way multisplit of 2^26 pairs: 0.622 ms (stable) and 0.577
+    /// (atomic) at 448x16 against 0.690 and 0.663 with both planes at 512x10; u32 pairs sort
+    /// 2.279 against 2.549 ms (bench/results/h200/binning/session14).
+    #[serde(default = "default_sequential")]
+    pub sequential_planes: bool,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -135,6 +144,9 @@ fn default_window() -> u32 {
     8
 }
 fn default_reload() -> bool {
+    true
+}
+fn default_sequential() -> bool {
     true
 }
 
@@ -166,6 +178,7 @@ impl Default for BinningPolicy {
             stage_all: false,
             reload: true,
             late_counts: false,
+            sequential_planes: true,
         }
     }
 }
@@ -180,15 +193,21 @@ impl BinningPolicy {
     /// 2.645 at 256x15 for pairs, u64 keys 4.653 against 4.678
     /// (bench/results/h200/binning/session10/1-tiles, 2-tiles).
     pub const AUTO_TILE: [(u32, u32); 3] = [(512, 16), (512, 10), (256, 15)];
+    /// The default tile of 4-byte pairs with the planes in sequence
+    /// ([`BinningPolicy::sequential_planes`]): 448x16 (70 registers, two workgroups an H200
+    /// SM) took 0.622 ms for a 256-way multisplit of 2^26 pairs, 384x18 (79) 0.633, 384x16
+    /// (71) 0.657, 320x20 (87) 0.667, 256x24 (102) 0.704; 512x14 and 512x16 (73, 69
+    /// registers: one workgroup an SM) 0.823 and 0.787 (bench/results/h200/binning/session14).
+    pub const SEQUENTIAL_TILE: (u32, u32) = (448, 16);
 
     /// The tile asked for, (workgroup, items): the policy's, or the tuned default for the
-    /// element's staged 4-byte words where it says 0.
-    pub fn tile_for(&self, words: u32) -> (u32, u32) {
-        let auto = Self::AUTO_TILE[(words as usize - 1).min(2)];
+    /// element's staged 4-byte words (or the planes in sequence) where it says 0.
+    pub fn tile_for(&self, words: u32, sequential: bool) -> (u32, u32) {
+        let auto = if sequential { Self::SEQUENTIAL_TILE } else { Self::AUTO_TILE[(words as usize - 1).min(2)] };
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xlbN][xhgN][xhscalar][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xlbN][xhgN][xhscalar][xclocks]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
@@ -198,7 +217,7 @@ impl BinningPolicy {
     /// `clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -216,6 +235,7 @@ impl BinningPolicy {
                 ("planes", _) => p.stage_all = true,
                 ("keep", _) => p.reload = false,
                 ("late", _) => p.late_counts = true,
+                ("noseq", _) => p.sequential_planes = false,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 ("hscalar", _) => p.histogram_scalar_loads = true,
@@ -238,6 +258,7 @@ impl BinningPolicy {
         for (on, flag) in [(ballots, "xballots".to_string()), (part, "xpart".into()), (self.stage_all, "xplanes".into()),
             (!self.reload, "xkeep".into()),
             (self.late_counts, "xlate".into()),
+            (!self.sequential_planes, "xnoseq".into()),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
             (self.histogram_scalar_loads, "xhscalar".into()),
@@ -275,6 +296,7 @@ pub(crate) struct BinningPass {
     pub stage_all: bool,
     pub lookback_window: u32,
     pub reload: bool,
+    pub sequential: bool,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -336,15 +358,17 @@ impl BinningPass {
         let min_sg = input.subgroup_size.unwrap_or(sg.min_size);
         // 4-byte words of an element, each a plane of the staged tile.
         let words = (input.key.bytes() as u32 + input.value_bytes) / 4;
-        let (workgroup_size, items) = p.tile_for(words);
+        let one_plane = kernel.role & ROLE_ONE_PLANE != 0;
+        let sequential = p.sequential_planes && p.reload && !p.stage_all && !one_plane && input.key.bytes() == 4 && input.value_bytes == 4;
+        let (workgroup_size, items) = p.tile_for(words, sequential);
         let info = ctx.info();
         let workgroup_size = fit_workgroup(workgroup_size, min_sg, sg.max_size, info.max_workgroup_invocations, sg.max_workgroup_subgroups);
         if workgroup_size % sg.max_size.max(min_sg) != 0 || workgroup_size / min_sg > MAX_SUBGROUPS {
             return invalid(format!("{what}: no workgroup size fits subgroup sizes {}..{}", sg.min_size, sg.max_size));
         }
         // Shared memory: the larger of the counter rows and the staged word planes of the
-        // tile (one, or all of them with `stage_all` or `reload`).
-        let planes = if (p.stage_all || p.reload) && kernel.role & ROLE_ONE_PLANE == 0 { words } else { 1 };
+        // tile (one, or all of them with `stage_all` or `reload`, unless staged in sequence).
+        let planes = if (p.stage_all || p.reload) && !one_plane && !sequential { words } else { 1 };
         let shared_words = info.max_shared_memory_bytes / 4;
         // Mask rows too when peers are matched in shared memory: only at <= 32 lanes, and
         // only where both rows fit (else ballots; the pass's label says which ran).
@@ -354,9 +378,9 @@ impl BinningPass {
             && input.subgroup_size.unwrap_or(sg.max_size) <= 32
             && 2 * counter_words + FIXED_SHARED_WORDS <= shared_words;
         let rows = counter_words * if shared_match { 2 } else { 1 };
-        // One plane (the permutation's passes): a word per 32 staged words too (s_blk; one
-        // word in the permutation's other passes, counted for every kernel).
-        let blk = |stage: u32| if kernel.role & ROLE_ONE_PLANE != 0 { stage / 32 + 1 } else { 1 };
+        // One plane (the permutation's passes) or planes in sequence: a word per 32 staged
+        // words too (s_blk; one word elsewhere, counted for every kernel).
+        let blk = |stage: u32| if one_plane || sequential { stage / 32 + 1 } else { 1 };
         let fit = shared_words.saturating_sub(FIXED_SHARED_WORDS + blk(0)) * 32 / (32 * planes + blk(32) - blk(0)) / workgroup_size;
         // A position in the tile takes 16 bits of the kernel's per-element word.
         let items = items.min(fit).min(MAX_TILE / workgroup_size);
@@ -405,6 +429,7 @@ impl BinningPass {
                 p.reload as u32,
                 !p.late_counts as u32,
                 kernel.role,
+                sequential as u32,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -429,6 +454,7 @@ impl BinningPass {
             stage_all: p.stage_all,
             lookback_window: p.lookback_window,
             reload: p.reload,
+            sequential,
             pipeline,
         })
     }
@@ -443,6 +469,7 @@ impl BinningPass {
         let planes = if self.stage_all { ", planes" } else { "" };
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
         let reload = if self.reload { "" } else { ", kept" };
+        let planes = if self.sequential { ", planes in sequence" } else { planes };
         format!("tile {} ({}x{}, {}{reload}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }
@@ -484,7 +511,7 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "64x8xballotsxlate", "64x15xkeepxlatexlb4"] {
+        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "512x10xnoseq", "64x8xballotsxlate", "64x15xkeepxlatexlb4"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);
