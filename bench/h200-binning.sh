@@ -157,6 +157,9 @@ step seq14-28 250 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 
 # (the 4-byte array's passes now stage their planes in sequence) with the defaults.
 step ms14-28 150 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 4 --ranking stable,atomic --trials 10 --json "$OUT/ms14-28.json"
 step perm14 120 $B bench perm --n 2^28 --values 0,4 --ranking atomic,stable --trials 10 --profile --json "$OUT/perm14.json"
+# Session 14: atomic ranking's registers may allow longer 4-byte pair tiles than stable's.
+step atomic14 120 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking atomic --binning-policy auto,512x16,512x18,512x20,512x14 --trials 10 --json "$OUT/atomic14.json"
+step atomic14-28 150 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 4 --ranking atomic --binning-policy auto,512x16,512x18 --trials 10 --json "$OUT/atomic14-28.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
