@@ -135,26 +135,19 @@ fn pairs_planes_in_sequence_or_together() {
     for name in ["64x15", "64x15xnoseq", "autoxauto"] {
         let policy = vkprims::prims::binning::BinningPolicy::parse(name).unwrap();
         for (ranking, period) in [(Ranking::Stable, 0u32), (Ranking::Stable, 3), (Ranking::Atomic, 2)] {
-            for (b, shape) in [(256u32, 0u32), (37, 2)] {
-                let mut d = MultisplitDesc::new(KeyType::U32, n as u64, BucketSource::Ids { buckets: b });
+            let desc = |source| {
+                let mut d = MultisplitDesc::new(KeyType::U32, n as u64, source);
                 d.policy = policy;
                 d.value_bytes = 4;
                 d.ranking = ranking;
                 d.force_fallback_period = period;
-                check(&d, &keys, Some(&ids(n, b, shape, 18 + b as u64)));
+                d
+            };
+            for (b, shape) in [(256u32, 0u32), (37, 2)] {
+                check(&desc(BucketSource::Ids { buckets: b }), &keys, Some(&ids(n, b, shape, 18 + b as u64)));
             }
-            let mut d = MultisplitDesc::new(KeyType::U32, n as u64, BucketSource::Splitters { count: 99 });
-            d.policy = policy;
-            d.value_bytes = 4;
-            d.ranking = ranking;
-            d.force_fallback_period = period;
-            check(&d, &keys, Some(&splitters(KeyType::U32, &keys, 99, 19)));
-            let mut d = MultisplitDesc::new(KeyType::U32, n as u64, BucketSource::Bits { lo: 3, hi: 11 });
-            d.policy = policy;
-            d.value_bytes = 4;
-            d.ranking = ranking;
-            d.force_fallback_period = period;
-            check(&d, &keys, None);
+            check(&desc(BucketSource::Splitters { count: 99 }), &keys, Some(&splitters(KeyType::U32, &keys, 99, 19)));
+            check(&desc(BucketSource::Bits { lo: 3, hi: 11 }), &keys, None);
         }
     }
     common::assert_no_validation_messages(&ctx);
