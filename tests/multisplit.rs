@@ -128,29 +128,26 @@ fn pairs_planes_in_sequence_or_together() {
     // 4-byte pairs: the key plane, then the value plane, through the same shared words (the
     // default; with buckets from ids or splitters, the value round finds a position's bucket
     // from the key round's, kept per lane), or both planes at once (`xnoseq`); every bucket
-    // source, both rankings, forced fallbacks, odd items per lane. 64-bit keys alone: their
-    // low words, then their high words, the same way (f64 bits from both words).
+    // source, both rankings, forced fallbacks, odd items per lane.
     let ctx = common::ctx();
     let n = 45_007;
-    for (key, value_bytes, bits) in [(KeyType::U32, 4, (3, 11)), (KeyType::F64, 0, (28, 36))] {
-        let keys = sort_keys(KeyPattern::Random, key, n, 17);
-        for name in ["64x15", "64x15xnoseq", "autoxauto"] {
-            let policy = vkprims::prims::binning::BinningPolicy::parse(name).unwrap();
-            for (ranking, period) in [(Ranking::Stable, 0u32), (Ranking::Stable, 3), (Ranking::Atomic, 2)] {
-                let desc = |source| {
-                    let mut d = MultisplitDesc::new(key, n as u64, source);
-                    d.policy = policy;
-                    d.value_bytes = value_bytes;
-                    d.ranking = ranking;
-                    d.force_fallback_period = period;
-                    d
-                };
-                for (b, shape) in [(256u32, 0u32), (37, 2)] {
-                    check(&desc(BucketSource::Ids { buckets: b }), &keys, Some(&ids(n, b, shape, 18 + b as u64)));
-                }
-                check(&desc(BucketSource::Splitters { count: 99 }), &keys, Some(&splitters(key, &keys, 99, 19)));
-                check(&desc(BucketSource::Bits { lo: bits.0, hi: bits.1 }), &keys, None);
+    let keys = sort_keys(KeyPattern::Random, KeyType::U32, n, 17);
+    for name in ["64x15", "64x15xnoseq", "autoxauto"] {
+        let policy = vkprims::prims::binning::BinningPolicy::parse(name).unwrap();
+        for (ranking, period) in [(Ranking::Stable, 0u32), (Ranking::Stable, 3), (Ranking::Atomic, 2)] {
+            let desc = |source| {
+                let mut d = MultisplitDesc::new(KeyType::U32, n as u64, source);
+                d.policy = policy;
+                d.value_bytes = 4;
+                d.ranking = ranking;
+                d.force_fallback_period = period;
+                d
+            };
+            for (b, shape) in [(256u32, 0u32), (37, 2)] {
+                check(&desc(BucketSource::Ids { buckets: b }), &keys, Some(&ids(n, b, shape, 18 + b as u64)));
             }
+            check(&desc(BucketSource::Splitters { count: 99 }), &keys, Some(&splitters(KeyType::U32, &keys, 99, 19)));
+            check(&desc(BucketSource::Bits { lo: 3, hi: 11 }), &keys, None);
         }
     }
     common::assert_no_validation_messages(&ctx);

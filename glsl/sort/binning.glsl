@@ -103,27 +103,11 @@ layout(constant_id = 14) const uint EARLY = 1;
 // positions kept in shared memory instead, or the buckets found again from s_blk, or the
 // values read once with the keys to warm the cache, were slower on the H200:
 // bench/results/h200/binning/session14.)
-//
-// 64-bit keys alone stage their low words, then their high words, the same way (SEQ64): a
-// position's bucket then comes from the bucket table (s_blk), since an f64 key's low digits
-// depend on its high word's sign. Their words are read and written through 32-bit views of
-// bindings 0 and 1, which the including kernel must give the keys in and out.
 layout(constant_id = 16) const uint SEQ_PLANES = 0;
 #if KEY64 == 0 && VALUE_WORDS == 1
-#define SEQ_ROUNDS 1
-#elif KEY64 != 0 && VALUE_WORDS == 0
-#define SEQ_ROUNDS 1
-#define SEQ64 1
-layout(set = 0, binding = 0, std430) readonly buffer KeyWordsIn { uint key_words_in[]; };
-layout(set = 0, binding = 1, std430) writeonly buffer KeyWordsOut { uint key_words_out[]; };
-#endif
-#ifdef SEQ_ROUNDS
 const uint SEQ = SEQ_PLANES;
 #else
 const uint SEQ = 0u;
-#endif
-#ifndef SEQ64
-#define SEQ64 0
 #endif
 
 const uint STATE_BASE = 4u;
@@ -589,17 +573,11 @@ void stage_planes(uint tile) {
         return;
     }
 #endif
-    if (SEQ != 0u && (SEQ64 != 0 || !bucket_is_key_function())) fill_blk();
+    if (SEQ != 0u && !bucket_is_key_function()) fill_blk();
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint e = el[j];
         if (e == INVALID) continue;
         uint at = el_pos(e);
-#if SEQ64
-        if (SEQ != 0u) {
-            s_mem[at] = key_words_in[2u * key_index(tile, j)];  // the low word
-            continue;
-        }
-#endif
         KEY k = RELOAD != 0u ? key_in(key_index(tile, j)) : key[j];
         s_mem[at] = uint(k);
 #if KEY64
@@ -630,50 +608,34 @@ void scatter_planes(uint tile, uint count) {
         return;
     }
 #endif
-#ifdef SEQ_ROUNDS
+#if KEY64 == 0 && VALUE_WORDS == 1
     if (SEQ != 0u) {
-        // The first plane (keys, or 64-bit keys' low words), keeping each position's bucket
-        // (a byte of pd) for the second.
+        // Keys, keeping each position's bucket (a byte of pd) for the values.
         uint pd[(ITEMS + 3u) / 4u];
         [[unroll]] for (uint q = 0u; q < (ITEMS + 3u) / 4u; ++q) pd[q] = 0u;
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
             uint i = r * wg + gl_LocalInvocationIndex;
             if (i >= count) continue;
-            uint w = s_mem[i];
-#if SEQ64
-            uint b = blk_bucket(i);
-            if ((DEBUG_SKIP & 2u) == 0u) key_words_out[2u * (s_glob[b] + i)] = w;
-#else
-            uint b = bucket_is_key_function() ? bucket_of(0u, w) : blk_bucket(i);
-            if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) key_out(s_glob[b] + i, w);
-#endif
+            KEY k = s_mem[i];
+            uint b = bucket_is_key_function() ? bucket_of(0u, k) : blk_bucket(i);
             pd[r / 4u] |= b << (8u * (r % 4u));
+            if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) key_out(s_glob[b] + i, k);
         }
-        // The second plane (values, or the high words), read now, staged in the same words.
-        // The tile is read from shared memory again, after the barrier, so the driver cannot
-        // hoist the loads into the first plane's scatter (where they would hold ITEMS more
-        // registers).
-        barrier();  // every first-plane word read out of s_mem
+        // Values, read now (first time), staged in the same words. The tile is read from
+        // shared memory again, after the barrier, so the driver cannot hoist the loads into
+        // the key scatter (where they would hold ITEMS more registers).
+        barrier();  // every key read out of s_mem
         uint late_tile = s_tile;
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
             uint i = key_index(late_tile, j);
-#if SEQ64
-            uint w = i < pc.n ? key_words_in[2u * i + 1u] : 0u;
-#else
-            uint w = i < pc.n ? val_at(i) : 0u;
-#endif
-            if (i < pc.n) s_mem[(seq_pos[j / 2u] >> (16u * (j % 2u))) & 0xFFFFu] = w;
+            if (i < pc.n) s_mem[(seq_pos[j / 2u] >> (16u * (j % 2u))) & 0xFFFFu] = val_at(i);
         }
         barrier();
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
             uint i = r * wg + gl_LocalInvocationIndex;
             if (i >= count || (DEBUG_SKIP & 2u) != 0u) continue;
-            uint dst = s_glob[(pd[r / 4u] >> (8u * (r % 4u))) & 0xFFu] + i;
-#if SEQ64
-            key_words_out[2u * dst + 1u] = s_mem[i];
-#else
-            vals_out[dst] = s_mem[i];
-#endif
+            uint b = (pd[r / 4u] >> (8u * (r % 4u))) & 0xFFu;
+            vals_out[s_glob[b] + i] = s_mem[i];
         }
         return;
     }

@@ -359,8 +359,7 @@ impl BinningPass {
         // 4-byte words of an element, each a plane of the staged tile.
         let words = (input.key.bytes() as u32 + input.value_bytes) / 4;
         let one_plane = kernel.role & ROLE_ONE_PLANE != 0;
-        let two_words = (input.key.bytes() == 4 && input.value_bytes == 4) || (input.key.bytes() == 8 && input.value_bytes == 0);
-        let sequential = p.sequential_planes && p.reload && !p.stage_all && !one_plane && two_words;
+        let sequential = p.sequential_planes && p.reload && !p.stage_all && !one_plane && input.key.bytes() == 4 && input.value_bytes == 4;
         let (workgroup_size, items) = p.tile_for(words, sequential);
         let info = ctx.info();
         let workgroup_size = fit_workgroup(workgroup_size, min_sg, sg.max_size, info.max_workgroup_invocations, sg.max_workgroup_subgroups);
