@@ -160,6 +160,21 @@ step perm14 120 $B bench perm --n 2^28 --values 0,4 --ranking atomic,stable --tr
 # Session 14: atomic ranking's registers may allow longer 4-byte pair tiles than stable's.
 step atomic14 120 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking atomic --binning-policy auto,512x16,512x18,512x20,512x14 --trials 10 --json "$OUT/atomic14.json"
 step atomic14-28 150 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 4 --ranking atomic --binning-policy auto,512x16,512x18 --trials 10 --json "$OUT/atomic14-28.json"
+# Session 15: 64-bit keys alone with their low and high words staged in sequence (the
+# default now) against both at once (`xnoseq`: 512x10), tiles around 448x16, with registers.
+S15U=${S15U:-auto,autoxautoxnoseq,512x16,384x18,448x14,512x12}
+if want u64-15-stats; then timeout 60 $B pipelines --stats --binning-policy $S15U | grep -E '^sort_onesweep_k64_v0 .sort u64 ' > "$OUT/u64-15-stats.md" 2> "$OUT/u64-15-stats.log"; fi
+step u64-15 240 $B bench sort --n 2^26 --key u64 --values 0 --binning-policy $S15U --trials 10 --json "$OUT/u64-15.json"
+step u64-15-27 150 $B bench sort --n 2^27 --key u64 --values 0 --binning-policy ${S15U27:-auto,autoxautoxnoseq} --trials 10 --profile --json "$OUT/u64-15-27.json"
+# Session 15: the 256-way multisplit of 2^26 pairs with experiment binaries (target/exp/)
+# against the defaults, both rankings.
+step ms15 120 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --trials 10 --json "$OUT/ms15.json"
+if want ms15-stats; then
+  for X in $B target/exp/vkprims-*; do [ -x "$X" ] && { echo "$X"; timeout 60 $X pipelines --stats | grep -E '^sort_onesweep_k32_v1 .sort u32 |^sort_onesweep_k64_v0 .sort u64 '; }; done > "$OUT/ms15-stats.md" 2> "$OUT/ms15-stats.log"
+fi
+for X in target/exp/vkprims-*; do
+  [ -x "$X" ] && step "ms15-${X##*-}" 120 $X bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --trials 10 --json "$OUT/ms15-${X##*-}.json"
+done
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
