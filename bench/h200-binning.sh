@@ -175,6 +175,15 @@ fi
 for X in target/exp/vkprims-*; do
   [ -x "$X" ] && step "ms15-${X##*-}" 120 $X bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --trials 10 --json "$OUT/ms15-${X##*-}.json"
 done
+# Session 15: workgroups of 1024 (32 subgroups: experiment binary sg32, the kernel's counter
+# rows allowed 32 subgroups) for small sorts, where a tile's latency sets each pass's time, and
+# at 2^26, with registers.
+P15=${P15:-auto,1024x8,1024x8xpart,1024x10,1024x10xpart,1024x6}
+for X in target/exp/vkprims-*; do
+  if want "sg15-stats"; then timeout 60 $X pipelines --stats --binning-policy $P15 | grep -E '^sort_onesweep_k32_v[01]_?[a-z]* .sort u32 ' > "$OUT/sg15-stats-${X##*-}.md" 2> "$OUT/sg15-stats-${X##*-}.log"; fi
+  [ -x "$X" ] && step "sg15-small-${X##*-}" 200 $X bench sort --n 2^20,2^22 --key u32 --values 0,4 --binning-policy $P15 --trials 10 --profile --json "$OUT/sg15-small-${X##*-}.json"
+  [ -x "$X" ] && step "sg15-26-${X##*-}" 200 $X bench sort --n 2^26 --key u32 --values 0 --binning-policy $P15 --trials 10 --json "$OUT/sg15-26-${X##*-}.json"
+done
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
