@@ -184,6 +184,14 @@ for X in target/exp/vkprims-*; do
   [ -x "$X" ] && step "sg15-small-${X##*-}" 200 $X bench sort --n 2^20,2^22 --key u32 --values 0,4 --binning-policy $P15 --trials 10 --profile --json "$OUT/sg15-small-${X##*-}.json"
   [ -x "$X" ] && step "sg15-26-${X##*-}" 200 $X bench sort --n 2^26 --key u32 --values 0 --binning-policy $P15 --trials 10 --json "$OUT/sg15-26-${X##*-}.json"
 done
+# Session 15: the kernels' guarded loads (`i < n ? load : 0`) against clamped ones
+# (experiment binaries), the defaults side by side, with per-kernel profiles.
+for X in $B target/exp/vkprims-*; do
+  [ "$X" = "$B" ] && V=main || V=${X##*-}
+  [ -x "$X" ] && step "cl15-sort-$V" 200 $X bench sort --n 2^20,2^26 --key u32 --values 0,4 --trials 10 --profile --json "$OUT/cl15-sort-$V.json"
+  [ -x "$X" ] && step "cl15-u64-$V" 100 $X bench sort --n 2^26 --key u64 --values 0 --trials 10 --profile --json "$OUT/cl15-u64-$V.json"
+  [ -x "$X" ] && step "cl15-ms-$V" 200 $X bench multisplit --n 2^26 --key u32 --buckets 256 --values 0,4 --ranking stable,atomic --trials 10 --profile --json "$OUT/cl15-ms-$V.json"
+done
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
