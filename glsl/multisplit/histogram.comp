@@ -2,10 +2,8 @@
 // Bucket histogram of a multisplit: workgroups stride over the elements and count in shared
 // memory (up to 256 buckets, then added into the workgroup's copy of the counters,
 // sort/hist_layout.glsl), or straight into the global counts (GLOBAL_COUNTS, for the up to
-// 65,536 buckets of a composed split). The last workgroup to finish turns the copies into
-// bucket offsets (sort/offsets_scan.glsl). CPU twin: src/prims/multisplit.rs (reference).
+// 65,536 buckets of a composed split). CPU twin: src/prims/multisplit.rs (reference).
 #extension GL_EXT_control_flow_attributes : require
-#extension GL_KHR_memory_scope_semantics : require
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint KEY_KIND = 0;
 layout(constant_id = 2) const uint DESCENDING = 0;
@@ -22,7 +20,6 @@ layout(set = 0, binding = 2, std430) readonly buffer AuxSplit { KEY aux_splitter
 #include "multisplit/buckets.glsl"
 
 shared uint s_hist[256];
-#include "sort/offsets_scan.glsl"
 
 // Elements per lane per round, loaded before any is counted (memory-level parallelism, as in
 // sort/histogram.comp).
@@ -56,5 +53,4 @@ void main() {
         uint c = s_hist[i];
         if (c != 0u) atomicAdd(hist[copy + i], c);
     }
-    offsets_if_last(1u, pc.n);
 }

@@ -4,11 +4,9 @@
 // (i / 4, 0, 0, 1), then 2, ... Each invocation draws four consecutive elements with one
 // Philox call (the kernel is compute-bound) and stores them with one 16-byte store. It also
 // counts the ids' digits for the sort by group id, as the sort's upfront histogram would
-// (sort/hist_layout.glsl), so the sort need not read the ids back to count them; the last
-// workgroup to finish turns the counts into digit offsets (sort/offsets_scan.glsl). CPU twin:
+// (sort/hist_layout.glsl), so the sort need not read the ids back to count them. CPU twin:
 // src/prims/perm.rs (reference).
 #extension GL_EXT_control_flow_attributes : require
-#extension GL_KHR_memory_scope_semantics : require
 layout(local_size_x_id = 0) in;  // 256; the workgroups stride over the ids
 layout(constant_id = 1) const uint PASSES = 2;  // the sort's digit passes, 1 to 4
 #include "common/philox.glsl"
@@ -20,7 +18,6 @@ layout(set = 0, binding = 0, std430) writeonly buffer Ids4 { uvec4 ids4[]; };  /
 layout(set = 0, binding = 1, std430) buffer Hist { uint hist[]; };
 
 shared uint s_hist[PASSES * 256u];
-#include "sort/offsets_scan.glsl"
 
 void count_id(uint id) {
     [[unroll]] for (uint p = 0u; p < PASSES; ++p) {
@@ -58,5 +55,4 @@ void main() {
         uint c = s_hist[i];
         if (c != 0u) atomicAdd(hist[copy + i], c);
     }
-    offsets_if_last(PASSES, pc.n);
 }

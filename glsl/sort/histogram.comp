@@ -1,11 +1,9 @@
 #version 460
 // Upfront histogram of every digit pass at once (OneSweep): G workgroups stride over the keys
 // in rounds of 16 (32-bit) or 8 (64-bit) keys per lane, count each pass's digits in shared
-// memory, then add their counts into the workgroup's copy of the global counters; the last
-// workgroup to finish turns them into digit offsets (sort/offsets_scan.glsl).
+// memory, then add their counts into the workgroup's copy of the global counters.
 // CPU twin: src/prims/sort.rs (reference_histogram).
 #extension GL_EXT_control_flow_attributes : require
-#extension GL_KHR_memory_scope_semantics : require
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint KEY_KIND = 0;
 layout(constant_id = 2) const uint DESCENDING = 0;
@@ -26,7 +24,6 @@ layout(set = 0, binding = 0, std430) readonly buffer Keys4 { uvec4 keys4[]; };
 layout(set = 0, binding = 1, std430) buffer Hist { uint hist[]; };
 
 shared uint s_hist[PASSES * 256u];
-#include "sort/offsets_scan.glsl"
 
 // Loads per lane per round, all issued before any key is counted: enough bytes in flight to
 // keep device memory busy (a load-then-count loop left the H200 at a fraction of it).
@@ -86,5 +83,4 @@ void main() {
         uint c = s_hist[i];
         if (c != 0u) atomicAdd(hist[copy + i], c);
     }
-    offsets_if_last(PASSES, pc.n);
 }

@@ -127,6 +127,7 @@ struct ByIndex {
 pub struct MultisplitPlan {
     desc: MultisplitDesc,
     histogram: Arc<Pipeline>,
+    offsets: Arc<Pipeline>,
     pass: BinningPass,
     composed: Option<Composed>,
 }
@@ -207,6 +208,8 @@ impl MultisplitPlan {
             bindings: 3,
             push_bytes: 16,
         })?;
+        let offsets =
+            ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
         let kernel = BinningKernel {
             shader: &format!("multisplit_{kw}_v{}", desc.value_bytes / 4),
             key_kind: kind,
@@ -217,7 +220,7 @@ impl MultisplitPlan {
             role: 0,
         };
         let pass = BinningPass::new(ctx, &what, input, desc.force_fallback_period, &desc.policy, desc.ranking, kernel)?;
-        Ok(MultisplitPlan { desc, histogram, pass, composed })
+        Ok(MultisplitPlan { desc, histogram, offsets, pass, composed })
     }
 
     pub fn desc(&self) -> &MultisplitDesc {
@@ -430,9 +433,10 @@ impl MultisplitPlan {
             return Ok(());
         }
         if self.desc.n > 0 {
-            // Its last workgroup also scans the counts into bucket offsets.
             histogram(rec, hist)?;
-            rec.barrier(&[hist], Access::ComputeReadWrite, Access::ComputeRead, "multisplit: bucket offsets ready");
+            rec.barrier(&[hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "multisplit: histogram complete before the scan");
+            rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&(self.desc.n as u32)), [1, 1, 1])?;
+            rec.barrier(&[hist], Access::ComputeWrite, Access::ComputeRead, "multisplit: bucket offsets ready");
             let vb = self.values_bytes().max(4);
             let (vi, vo) = values.unwrap_or((scratch.dummy, scratch.dummy));
             let state = scratch.state.sub(0, self.state_bytes());

@@ -361,12 +361,12 @@ impl PermPlan {
                 let ids_push: [u32; 5] = [push[0], push[1], push[2], push[3], bits - 8 * (passes - 1)];
                 let workgroups = (self.desc.policy.histogram_groups as u64).min(self.desc.n.div_ceil(2048)) as u32;
                 rec.dispatch(&self.ids, &[ids, hist], bytemuck::bytes_of(&ids_push), [workgroups.max(1), 1, 1])?;
-                rec.barrier(&[ids, hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "perm: group ids and their digit offsets ready for the sort");
+                rec.barrier(&[ids, hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "perm: group ids and their digit counts ready for the sort");
                 // Indices: the ids are also bound as the first pass's values (not read: element
                 // i is i), and the last pass writes no keys to ids_sorted.
                 let sort_scratch = SortScratch { values_alt: values_out.sub(0, vb), ..scratch.sort };
                 let elements = values_in.map_or(ids, |v| v.sub(0, vb));
-                s.record_scanned_passes(rec, ids, ids_sorted, Some((elements, grouped)), &sort_scratch)?;
+                s.record_passes(rec, ids, ids_sorted, Some((elements, grouped)), &sort_scratch)?;
                 match values_in {
                     Some(_) => {
                         rec.barrier(&[ids_sorted, bounds], Access::ComputeReadWrite, Access::ComputeReadWrite, "perm: sorted ids ready, the sort's input free for the bounds");

@@ -323,10 +323,9 @@ impl SortPlan {
             Some(scalar) if keys_in.offset % 16 != 0 => scalar,
             _ => &self.histogram,
         };
-        // Its last workgroup also scans the counts into digit offsets (glsl/sort/offsets_scan.glsl).
         rec.dispatch(histogram, &[keys_in.sub(0, kb), hist], bytemuck::bytes_of(&push), [groups.max(1), 1, 1])?;
-        rec.barrier(&[hist], Access::ComputeReadWrite, Access::ComputeRead, "sort: digit offsets ready for the passes");
-        self.record_scanned_passes(rec, keys_in, keys_out, values, scratch)
+        rec.barrier(&[hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "sort: histograms complete before the scan");
+        self.record_passes(rec, keys_in, keys_out, values, scratch)
     }
 
     /// Bits of the last digit pass (8 for the others).
@@ -347,30 +346,9 @@ impl SortPlan {
     }
 
     /// The sort after its upfront histogram: the digit offsets, then the digit passes. For a
-    /// caller that counted the keys' digits itself into the zeroed `scratch.hist`, in the
-    /// layout of glsl/sort/hist_layout.glsl.
+    /// caller that counted the keys' digits itself (the permutation's group ids, as it draws
+    /// them) into the zeroed `scratch.hist`, in the layout of glsl/sort/hist_layout.glsl.
     pub fn record_passes(
-        &self,
-        rec: &mut Recorder,
-        keys_in: BufferSlice,
-        keys_out: BufferSlice,
-        values: Option<(BufferSlice, BufferSlice)>,
-        scratch: &SortScratch,
-    ) -> Result<()> {
-        self.check(keys_in, keys_out, values, scratch)?;
-        if self.desc.n == 0 {
-            return Ok(());
-        }
-        let hist = scratch.hist.sub(0, self.hist_bytes());
-        rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&(self.desc.n as u32)), [self.desc.passes(), 1, 1])?;
-        rec.barrier(&[hist], Access::ComputeReadWrite, Access::ComputeRead, "sort: digit offsets ready for the passes");
-        self.record_scanned_passes(rec, keys_in, keys_out, values, scratch)
-    }
-
-    /// The digit passes, once `scratch.hist` holds the digit offsets: scanned by the kernel
-    /// that counted the digits (the upfront histogram, the permutation's group ids) or by
-    /// [`SortPlan::record_passes`].
-    pub(crate) fn record_scanned_passes(
         &self,
         rec: &mut Recorder,
         keys_in: BufferSlice,
@@ -387,6 +365,8 @@ impl SortPlan {
         let passes = self.desc.passes();
         let lo = self.desc.bits.0;
         let last_bits = self.last_bits();
+        rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&(self.desc.n as u32)), [passes, 1, 1])?;
+        rec.barrier(&[hist], Access::ComputeWrite, Access::ComputeRead, "sort: digit offsets ready for the passes");
 
         // Ping-pong so that the last pass writes the output: pass p writes the output when
         // (passes - 1 - p) is even, else the alternate buffer. Without values, the value
