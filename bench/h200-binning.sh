@@ -192,6 +192,14 @@ for X in $B target/exp/vkprims-*; do
   [ -x "$X" ] && step "cl15-u64-$V" 100 $X bench sort --n 2^26 --key u64 --values 0 --trials 10 --profile --json "$OUT/cl15-u64-$V.json"
   [ -x "$X" ] && step "cl15-ms-$V" 200 $X bench multisplit --n 2^26 --key u32 --buckets 256 --values 0,4 --ranking stable,atomic --trials 10 --profile --json "$OUT/cl15-ms-$V.json"
 done
+# Session 15: the digit offsets scanned by the counting kernel's last workgroup (no offsets
+# dispatch) against the build before it (experiment binary `head`), small sizes side by side.
+for X in $B target/exp/vkprims-*; do
+  [ "$X" = "$B" ] && V=main || V=${X##*-}
+  [ -x "$X" ] && step "fo15-sort-$V" 150 $X bench sort --n 2^20,2^22,2^24 --key u32 --values 0,4 --trials 10 --profile --json "$OUT/fo15-sort-$V.json"
+  [ -x "$X" ] && step "fo15-ms-$V" 100 $X bench multisplit --n 2^20,2^24 --key u32 --buckets 256 --values 0,4 --ranking stable --trials 10 --json "$OUT/fo15-ms-$V.json"
+  [ -x "$X" ] && step "fo15-perm-$V" 100 $X bench perm --n 2^20,2^24 --values 0 --ranking atomic,stable --trials 10 --json "$OUT/fo15-perm-$V.json"
+done
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

@@ -339,3 +339,52 @@ fn shared_memory_peer_matching() {
     }
     common::assert_no_validation_messages(&ctx);
 }
+
+#[test]
+fn caller_counted_digits() {
+    // `record_passes` for a caller that counted the digits itself: the counts spread over the
+    // 16 counter copies, then scanned into offsets and flags; a bit range with a short last
+    // digit and one pass where every key has the same digit (a copy).
+    let ctx = common::ctx();
+    for (key, bits, n) in [(KeyType::U32, (0, 32), 30_011), (KeyType::F64, (3, 45), 12_345)] {
+        let mut d = SortDesc::new(key, n);
+        d.bits = bits;
+        d.descending = key == KeyType::F64;
+        let plan = SortPlan::new(&ctx, d.clone()).unwrap();
+        let mut keys = sort_keys(KeyPattern::Random, key, n as usize, 5);
+        if key == KeyType::U32 {
+            keys.iter_mut().for_each(|k| *k = (*k & 0xFF00_FFFF) | 0x0042_0000);  // digit 2 is 0x42 everywhere
+        }
+        let mut hist = vec![0u32; plan.hist_bytes() as usize / 4];
+        for i in 0..n as usize {
+            let ok = sort::order_key(key, d.descending, &keys, i) >> bits.0;
+            for p in 0..d.passes() {
+                let digit = ((ok >> (8 * p)) & 0xFF) as u32 & if p + 1 == d.passes() { (1 << (bits.1 - bits.0 - 8 * p)) - 1 } else { 0xFF };
+                hist[vkprims::prims::binning::upfront_counter_word(i as u32 % 16, p, digit)] += 1;
+            }
+        }
+        let input = gpu::upload(&ctx, bytemuck::cast_slice(&keys), "keys").unwrap();
+        let counts = gpu::upload(&ctx, bytemuck::cast_slice(&hist), "caller's digit counts").unwrap();
+        let out = Buffer::new(&ctx, plan.keys_bytes(), MemoryLocation::GpuOnly, "sorted").unwrap();
+        let (ka, va, _, st) = plan.scratch_bytes();
+        let bufs: Vec<Buffer> = [ka, va, st].iter().map(|&b| Buffer::new(&ctx, b, MemoryLocation::GpuOnly, "scratch").unwrap()).collect();
+        let scratch = SortScratch { keys_alt: bufs[0].slice(), values_alt: bufs[1].slice(), hist: counts.slice(), state: bufs[2].slice() };
+        let mut rec = Recorder::new(&ctx, "caller-counted digits").unwrap();
+        rec.fill(scratch.state, 0);
+        rec.barrier(&[scratch.state], Access::TransferWrite, Access::ComputeReadWrite, "look-back zeroed");
+        plan.record_passes(&mut rec, input.slice(), out.slice(), None, &scratch).unwrap();
+        rec.barrier(&[out.slice()], Access::ComputeWrite, Access::TransferRead, "sorted keys read back");
+        rec.submit_and_wait().unwrap();
+        drop(rec);
+        let got: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu::download(&ctx, out.slice()).unwrap());
+        if let Some(e) = sort::check(&d, &keys, None, &got, None) {
+            panic!("{}: {e}", d.label());
+        }
+        // The "trivial pass" flags (glsl/sort/hist_layout.glsl: HIST_FLAGS, after 8 x 256
+        // offsets): only the U32 keys' third digit is the same for every key.
+        let after: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu::download(&ctx, counts.slice()).unwrap());
+        let flags: Vec<bool> = (0..d.passes() as usize).map(|p| after[8 * 256 + p] != 0).collect();
+        assert_eq!(flags, (0..d.passes()).map(|p| key == KeyType::U32 && p == 2).collect::<Vec<_>>(), "{}", d.label());
+    }
+    common::assert_no_validation_messages(&ctx);
+}

@@ -18,6 +18,14 @@ pub const MAX_N: u64 = (1 << 30) - 1;
 /// copies of their counters, so that the histogram's global atomics spread over more cache
 /// lines.
 pub const UPFRONT_HIST_BYTES: u64 = (8 * 256 + 32 + 16 * 8 * 256) * 4;
+
+/// Word of the upfront histogram buffer holding counter copy `copy` (of 16) of digit `digit` in
+/// pass `pass` (of up to 8), for a caller that counts digits itself
+/// ([`crate::prims::sort::SortPlan::record_passes`]); glsl/sort/hist_layout.glsl, `hist_copy`.
+pub fn upfront_counter_word(copy: u32, pass: u32, digit: u32) -> usize {
+    assert!(copy < 16 && pass < 8 && digit < 256, "no counter word for copy {copy}, pass {pass}, digit {digit}");
+    (8 * 256 + 32 + (copy * 8 + pass) * 256 + digit) as usize
+}
 /// Counter rows: one per subgroup, so at most 16 subgroups per workgroup.
 const MAX_SUBGROUPS: u32 = 16;
 /// Elements per tile: a tile position is 16 bits in the kernel.
