@@ -481,6 +481,11 @@ fn run_bench(a: BenchArgs) -> vkprims::Result<ExitCode> {
     check_validation(&ctx)?;
     print!("{}", bench::report::table(&res.rows));
     print!("{}", bench::report::kernels(&res.rows));
+    for r in &res.rows {
+        if let Some(x) = r.profile_mismatch() {
+            eprintln!("vkprims: warning: {} n={}: its trials took {x:.2}x its profiled kernels; the device was slower while they ran, measure again", r.primitive, r.n);
+        }
+    }
     if let Some(path) = a.json {
         write_file(&path, &serde_json::to_string_pretty(&res).unwrap())?;
     }

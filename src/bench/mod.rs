@@ -438,9 +438,22 @@ pub struct Row {
     pub phases: Vec<(String, f64)>,
 }
 
+/// With `--profile`, a row whose median trial takes more than this times its profiled trial's
+/// kernels (their timestamps included, so normally a little more than a trial) is flagged: the
+/// device ran slower while its trials ran (the shared H200 did, 1.99 against 0.54 ms, for one
+/// row of bench/results/h200/binning/session15/7-load-shapes).
+pub const PROFILE_MISMATCH: f64 = 1.25;
+
 impl Row {
     pub fn valid(&self) -> bool {
         self.validation == "ok"
+    }
+    /// The median trial over the sum of the profiled trial's kernels, where it exceeds
+    /// [`PROFILE_MISMATCH`].
+    pub fn profile_mismatch(&self) -> Option<f64> {
+        let profiled_ms: f64 = self.kernels.iter().map(|k| k.1).sum();
+        let ratio = self.stats.median_ns * 1e-6 / profiled_ms;
+        (profiled_ms > 0.0 && ratio > PROFILE_MISMATCH).then_some(ratio)
     }
     /// The key rows are matched by across runs.
     pub fn key(&self) -> String {

@@ -7,10 +7,14 @@ fn opt(v: Option<f64>, prec: usize) -> String {
 }
 
 fn result(r: &Row) -> String {
-    match (r.valid(), r.reset) {
+    let s: String = match (r.valid(), r.reset) {
         (true, true) => "ok".into(),
         (true, false) => "ok (no reset)".into(),
         (false, _) => r.validation.clone(),
+    };
+    match r.profile_mismatch() {
+        Some(x) => format!("{s}; trials {x:.2}x the profiled kernels: the device was slower, measure again"),
+        None => s,
     }
 }
 
@@ -110,4 +114,49 @@ pub fn csv(rows: &[Row]) -> String {
         s.push('\n');
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::{stats::Stats, Mode};
+
+    fn row(median_ms: f64, kernels_ms: &[f64]) -> Row {
+        Row {
+            primitive: "sort u32".into(),
+            n: 1 << 20,
+            policy: None,
+            subgroup_size: None,
+            mode: Mode::PerTrial,
+            stats: Stats::from_samples(vec![median_ms * 1e6; 3]),
+            stop_reason: "trials".into(),
+            elems_per_s: 0.0,
+            bytes_per_elem: 36.0,
+            gbps: 0.0,
+            copy_gbps: None,
+            fraction_of_copy: None,
+            validation: "ok".into(),
+            reset: true,
+            lookback_rounds_per_tile: None,
+            fallbacks: None,
+            invocations: None,
+            submit_to_start_ns: None,
+            pipeline_stats: Vec::new(),
+            kernels: kernels_ms.iter().map(|&ms| ("k".to_string(), ms)).collect(),
+            phases: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn trials_slower_than_their_profile_are_flagged() {
+        // Session 15's row: 1.99 ms trials, 0.08 + 0.007 + 0.54 ms profiled.
+        let slow = row(1.99, &[0.08, 0.007, 0.54]);
+        assert!((slow.profile_mismatch().unwrap() - 3.17).abs() < 0.01);
+        assert!(table(&[slow]).contains("ok; trials 3.17x the profiled kernels"));
+        // Trials a little faster than the profile (its timestamps), or unprofiled: not flagged.
+        for r in [row(0.065, &[0.0077, 0.0046, 0.0146, 0.0141, 0.0141, 0.0141]), row(1.99, &[])] {
+            assert_eq!(r.profile_mismatch(), None);
+            assert!(table(&[r]).contains("| ok |"));
+        }
+    }
 }
