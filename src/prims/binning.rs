@@ -199,8 +199,11 @@ impl BinningPolicy {
     /// 512x17 (73, 80 registers: one workgroup) 2.40 and 2.28. Two words: 512x10 (64
     /// registers; 11 would not fit 48 KiB of shared memory with both planes) 2.547 against
     /// 2.645 at 256x15 for pairs, u64 keys 4.653 against 4.678
-    /// (bench/results/h200/binning/session10/1-tiles, 2-tiles).
-    pub const AUTO_TILE: [(u32, u32); 3] = [(512, 16), (512, 10), (256, 15)];
+    /// (bench/results/h200/binning/session10/1-tiles, 2-tiles). Two words now means u64 keys
+    /// (4-byte pairs stage their planes in sequence): 384x14 (70 registers, two workgroups of
+    /// 384) 4.588 ms at 2^26, 448x12 4.609, 320x17 4.635, 512x10 4.656, 448x11 4.775, 256x22
+    /// 4.823 (bench/results/h200/binning/session15/8-u64-tiles).
+    pub const AUTO_TILE: [(u32, u32); 3] = [(512, 16), (384, 14), (256, 15)];
     /// The default tile of 4-byte pairs with the planes in sequence
     /// ([`BinningPolicy::sequential_planes`]): 448x16 (70 registers, two workgroups an H200
     /// SM) took 0.622 ms for a 256-way multisplit of 2^26 pairs, 384x18 (79) 0.633, 384x16
