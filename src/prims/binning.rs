@@ -13,18 +13,29 @@ use crate::gpu::{self, Context, Pipeline, PipelineKey};
 
 /// The largest n the 30-bit look-back counts allow.
 pub const MAX_N: u64 = (1 << 30) - 1;
-/// Bytes of the upfront histogram buffer of the sort and the one-pass multisplit
-/// (glsl/sort/hist_layout.glsl): the offsets of up to 8 passes, a flag per pass, then 16
-/// copies of their counters, so that the histogram's global atomics spread over more cache
-/// lines.
-pub const UPFRONT_HIST_BYTES: u64 = (8 * 256 + 32 + 16 * 8 * 256) * 4;
+// The upfront histogram buffer's layout (glsl/sort/hist_layout.glsl, whose constants these
+// mirror), in words.
+const HIST_PASSES: u32 = 8;
+const HIST_COPIES: u32 = 16;
+const HIST_FLAGS: u32 = HIST_PASSES * 256;
+const HIST_COPY_BASE: u32 = HIST_FLAGS + 32;
+/// Bytes of the upfront histogram buffer of the sort and the one-pass multisplit: the offsets
+/// of up to 8 passes, a flag per pass, then 16 copies of their counters, so that the
+/// histogram's global atomics spread over more cache lines.
+pub const UPFRONT_HIST_BYTES: u64 = (HIST_COPY_BASE + HIST_COPIES * HIST_PASSES * 256) as u64 * 4;
 
 /// Word of the upfront histogram buffer holding counter copy `copy` (of 16) of digit `digit` in
 /// pass `pass` (of up to 8), for a caller that counts digits itself
-/// ([`crate::prims::sort::SortPlan::record_passes`]); glsl/sort/hist_layout.glsl, `hist_copy`.
+/// ([`crate::prims::sort::SortPlan::record_passes`]; glsl/sort/hist_layout.glsl, `hist_copy`).
 pub fn upfront_counter_word(copy: u32, pass: u32, digit: u32) -> usize {
-    assert!(copy < 16 && pass < 8 && digit < 256, "no counter word for copy {copy}, pass {pass}, digit {digit}");
-    (8 * 256 + 32 + (copy * 8 + pass) * 256 + digit) as usize
+    assert!(copy < HIST_COPIES && pass < HIST_PASSES && digit < 256, "no counter word for copy {copy}, pass {pass}, digit {digit}");
+    (HIST_COPY_BASE + (copy * HIST_PASSES + pass) * 256 + digit) as usize
+}
+/// Word of the upfront histogram buffer flagging pass `pass` trivial (every key has the same
+/// digit: the pass copies), once the digit offsets are scanned.
+pub fn upfront_flag_word(pass: u32) -> usize {
+    assert!(pass < HIST_PASSES, "no flag word for pass {pass}");
+    (HIST_FLAGS + pass) as usize
 }
 /// Counter rows: one per subgroup, so at most 16 subgroups per workgroup.
 const MAX_SUBGROUPS: u32 = 16;

@@ -347,7 +347,8 @@ impl SortPlan {
 
     /// The sort after its upfront histogram: the digit offsets, then the digit passes. For a
     /// caller that counted the keys' digits itself (the permutation's group ids, as it draws
-    /// them) into the zeroed `scratch.hist`, in the layout of glsl/sort/hist_layout.glsl.
+    /// them) into the zeroed `scratch.hist`, in the layout of glsl/sort/hist_layout.glsl (any
+    /// of the 16 copies of a counter: [`crate::prims::binning::upfront_counter_word`]).
     pub fn record_passes(
         &self,
         rec: &mut Recorder,
