@@ -455,6 +455,10 @@ impl Row {
         let ratio = self.stats.median_ns * 1e-6 / profiled_ms;
         (profiled_ms > 0.0 && ratio > PROFILE_MISMATCH).then_some(ratio)
     }
+    /// What a [`Row::profile_mismatch`] means, for the result cell and the CLI's warning.
+    pub fn profile_warning(&self) -> Option<String> {
+        self.profile_mismatch().map(|x| format!("trials {x:.2}x the profiled kernels: the device was slower, measure again"))
+    }
     /// The key rows are matched by across runs.
     pub fn key(&self) -> String {
         let mut k = format!("{} n={}", self.primitive, self.n);

@@ -12,8 +12,8 @@ fn result(r: &Row) -> String {
         (true, false) => "ok (no reset)".into(),
         (false, _) => r.validation.clone(),
     };
-    match r.profile_mismatch() {
-        Some(x) => format!("{s}; trials {x:.2}x the profiled kernels: the device was slower, measure again"),
+    match r.profile_warning() {
+        Some(w) => format!("{s}; {w}"),
         None => s,
     }
 }
