@@ -4,7 +4,7 @@
 
 mod common;
 
-use vkprims::prims::binning::Ranking;
+use vkprims::prims::binning::{BinningPolicy, Ranking};
 use vkprims::gpu::{self, Access, Buffer, MemoryLocation, Recorder};
 use vkprims::prims::sort::{self, KeyType, SortDesc, SortPlan, SortScratch};
 use vkprims::testdata::{sort_keys, KeyPattern};
@@ -202,6 +202,60 @@ fn unstable_sort() {
     k.swap(0, 999);
     v.swap(0, 999);
     assert!(sort::check(&d, &keys, Some(&vals), &k, Some(&v)).is_some());
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn first_pass_unordered_only_where_no_order_shows() {
+    // Keys alone over every key bit: the first digit pass ranks with atomics (equal order keys
+    // are equal keys, so the output is the same whichever order they take). Debug bit 6 makes
+    // the atomic ranking leave input order even on lavapipe, whose atomics keep it. With a bit
+    // range, values or `xstablefirst` every pass stays stable, so the same scramble must change
+    // nothing; with `Ranking::Atomic` on pairs it must show (the scramble is not a no-op).
+    let ctx = common::ctx();
+    let unordered = |d: &SortDesc| {
+        let plan = SortPlan::new(&ctx, d.clone()).unwrap();
+        assert_eq!(d.first_pass_unordered(), plan.policy_label().contains("; first pass"), "{}", plan.policy_label());
+        d.first_pass_unordered()
+    };
+    let scrambled = |s: &str| BinningPolicy::parse(&format!("{s}xskip64")).unwrap();
+    for key in KeyType::ALL {
+        let n = 3 * tile(key) + 5;
+        let mut d = SortDesc::new(key, n);
+        assert!(unordered(&d));
+        d.policy = scrambled("autoxauto");
+        let floats = [KeyPattern::FloatSpecials].into_iter().filter(|_| matches!(key, KeyType::F32 | KeyType::F64));
+        for (i, p) in [KeyPattern::Random, KeyPattern::FewDistinct, KeyPattern::AllEqual].into_iter().chain(floats).enumerate() {
+            d.descending = i % 2 == 1;
+            d.force_fallback_period = if i == 1 { 3 } else { 0 };
+            check(&d, p, i as u64);
+        }
+        // Where the order of equal sort keys shows, every pass stays stable.
+        let mut r = SortDesc::new(key, n);
+        r.policy = scrambled("autoxauto");
+        r.bits = (0, key.bits() - 1);
+        assert!(!unordered(&r));
+        check(&r, KeyPattern::FewDistinct, 7);
+        r.bits = (0, key.bits());
+        r.value_bytes = 4;
+        assert!(!unordered(&r));
+        check(&r, KeyPattern::FewDistinct, 8);
+        r.value_bytes = 0;
+        r.policy = scrambled("autoxautoxstablefirst");
+        assert!(!unordered(&r));
+        check(&r, KeyPattern::FewDistinct, 9);
+    }
+    let mut a = SortDesc::new(KeyType::U32, 30_011);
+    a.value_bytes = 4;
+    a.ranking = Ranking::Atomic;
+    a.policy = scrambled("autoxauto");
+    let keys = sort_keys(KeyPattern::FewDistinct, a.key, a.n as usize, 1);
+    let vals: Vec<u32> = (0..a.n as u32).collect();
+    let (k, v) = sort::run(&ctx, &a, &keys, Some(&vals)).unwrap();
+    assert_eq!(sort::check(&a, &keys, Some(&vals), &k, v.as_deref()), None);
+    let stable = SortDesc { ranking: Ranking::Stable, ..a.clone() };
+    let e = sort::check(&stable, &keys, Some(&vals), &k, v.as_deref()).expect("the scrambled atomic pass leaves input order");
+    assert!(e.contains("stable"), "{e}");
     common::assert_no_validation_messages(&ctx);
 }
 

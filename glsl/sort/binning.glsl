@@ -64,8 +64,10 @@ layout(constant_id = 8) const uint ATOMIC_RANK = 0;
 // Timing experiments only (wrong results): bit 0 skips the look-back, bit 1 the scatter's
 // global stores, bit 2 the ranking (every element rank 0 of its own bucket run), bit 3 only
 // the peer matching (every element its own group), bit 4 only the step counters (bits 2 to
-// 4: ballot and partition matching only, not SHARED_MATCH). Bit 5 is not a skip: it ranks
-// with uvec4 ballots at every width (results stay right).
+// 4: ballot and partition matching only, not SHARED_MATCH). Bits 5 and 6 are not skips
+// (results stay right): bit 5 ranks with uvec4 ballots at every width; bit 6 makes the atomic
+// ranking take a tile's steps last to first, so where a device's atomics happen to follow
+// input order (lavapipe) equal buckets still leave it, as they do on GPUs.
 layout(constant_id = 9) const uint DEBUG_SKIP = 0;
 // 1: every word plane of the tile (key words, then value words) is staged at once, plane p at
 // s_mem[p * tile_size()], before the look-back; the scatter then needs no per-element arrays
@@ -325,8 +327,10 @@ void rank_tile() {
     bool shared_match = SHARED_MATCH != 0u && ATOMIC_RANK == 0u;
     zero_rows(shared_match);
     if (ATOMIC_RANK != 0u) {
-        [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
+        [[unroll]] for (uint s = 0u; s < ITEMS; ++s) {
+            uint j = (DEBUG_SKIP & 64u) != 0u ? ITEMS - 1u - s : s;
             if (el[j] != INVALID) el[j] |= atomicAdd(s_mem[el_bucket(el[j])], 1u);
+        }
         barrier();
         return;
     }

@@ -114,8 +114,11 @@ pub struct BinningPolicy {
     /// Timing experiments only, results are wrong: skip phases of the binning pass (bit 0:
     /// look-back, 1: the scatter's global stores, 2: the ranking, 3: only its peer matching,
     /// 4: only its step counters; bits 2 to 4 act on ballot and partition matching only, not
-    /// on the shared-memory match). Bit 5 is not a skip (results stay right): rank with uvec4
-    /// ballots even at 32 lanes or fewer, so tests reach the wide-subgroup path.
+    /// on the shared-memory match). Bits 5 and 6 are not skips (results stay right): bit 5
+    /// ranks with uvec4 ballots even at 32 lanes or fewer, so tests reach the wide-subgroup
+    /// path; bit 6 makes the atomic ranking take a tile's steps last to first, so tests see
+    /// its order within a bucket leave input order on devices whose atomics keep it
+    /// (lavapipe).
     #[serde(default)]
     pub debug_skip: u32,
     /// Sorts only, where the device has VK_KHR_shader_clock: time the binning pass's phases
@@ -155,6 +158,16 @@ pub struct BinningPolicy {
     /// 2.279 against 2.549 ms (bench/results/h200/binning/session14).
     #[serde(default = "default_sequential")]
     pub sequential_planes: bool,
+    /// Sorts of keys alone over every key bit: the first digit pass ranks with workgroup
+    /// atomics (the default; `xstablefirst` keeps it stable). Equal order keys are then equal
+    /// keys, bit for bit, so the output is the same whichever order they take, and the later
+    /// passes, stable, order the rest. A bit range, values or `Ranking::Atomic` leave this
+    /// unchanged: with them the order of equal sort keys can be seen (or is already atomic).
+    /// The 256-way multisplit, the same binning pass, ran 1.14x faster with atomic ranking on
+    /// the H200 at 2^26 and 2^28 (bench/results/h200/binning/session11/6-multisplit,
+    /// session10/5-final).
+    #[serde(default = "default_atomic_first")]
+    pub atomic_first_keys: bool,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -166,6 +179,9 @@ fn default_reload() -> bool {
     true
 }
 fn default_sequential() -> bool {
+    true
+}
+fn default_atomic_first() -> bool {
     true
 }
 
@@ -198,6 +214,7 @@ impl Default for BinningPolicy {
             reload: true,
             late_counts: false,
             sequential_planes: true,
+            atomic_first_keys: true,
         }
     }
 }
@@ -229,17 +246,18 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xlbN][xhgN][xhscalar][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xlbN][xhgN][xhscalar][xclocks]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
     /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `late`:
-    /// [`BinningPolicy::late_counts`]; `lbN`: the look-back window; `hgN`: the upfront
+    /// [`BinningPolicy::late_counts`]; `noseq`: [`BinningPolicy::sequential_planes`] off;
+    /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `lbN`: the look-back window; `hgN`: the upfront
     /// histogram's workgroups; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
     /// `clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -258,6 +276,7 @@ impl BinningPolicy {
                 ("keep", _) => p.reload = false,
                 ("late", _) => p.late_counts = true,
                 ("noseq", _) => p.sequential_planes = false,
+                ("stablefirst", _) => p.atomic_first_keys = false,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 ("hscalar", _) => p.histogram_scalar_loads = true,
@@ -281,6 +300,7 @@ impl BinningPolicy {
             (!self.reload, "xkeep".into()),
             (self.late_counts, "xlate".into()),
             (!self.sequential_planes, "xnoseq".into()),
+            (!self.atomic_first_keys, "xstablefirst".into()),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
             (self.histogram_scalar_loads, "xhscalar".into()),

@@ -111,6 +111,13 @@ impl SortDesc {
         let b = if self.bits != (0, self.key.bits()) { format!(" bits {}:{}", self.bits.0, self.bits.1) } else { String::new() };
         format!("sort {}{v}{d}{b} n={}", self.key.name(), self.n)
     }
+    /// Whether the first digit pass may leave equal digits in any order, so it ranks with
+    /// atomics: `Ranking::Atomic`, or keys alone over every key bit
+    /// ([`BinningPolicy::atomic_first_keys`]), where equal order keys are equal keys and no
+    /// order among them can be seen in the output.
+    pub fn first_pass_unordered(&self) -> bool {
+        self.ranking == Ranking::Atomic || (self.policy.atomic_first_keys && self.value_bytes == 0 && self.bits == (0, self.key.bits()))
+    }
     /// Digit passes: 8-bit digits over the bit range.
     pub fn passes(&self) -> u32 {
         (self.bits.1 - self.bits.0).div_ceil(8)
@@ -201,7 +208,7 @@ impl SortPlan {
         let (first, last) = match roles {
             Some(r) if single => (None, Some(binning(r.last_ranking, r.first | r.last, 0)?)),
             Some(r) => (Some(binning(desc.ranking, r.first, 0)?), Some(binning(r.last_ranking, r.last, r.last_items)?)),
-            None => (if desc.ranking == Ranking::Atomic { Some(binning(Ranking::Atomic, 0, 0)?) } else { None }, None),
+            None => (if desc.first_pass_unordered() { Some(binning(Ranking::Atomic, 0, 0)?) } else { None }, None),
         };
         let pass = binning(Ranking::Stable, 0, 0)?;
         Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, last })
