@@ -200,11 +200,11 @@ for X in $B target/exp/vkprims-*; do
   [ -x "$X" ] && step "fo15-ms-$V" 100 $X bench multisplit --n 2^20,2^24 --key u32 --buckets 256 --values 0,4 --ranking stable --trials 10 --json "$OUT/fo15-ms-$V.json"
   [ -x "$X" ] && step "fo15-perm-$V" 100 $X bench perm --n 2^20,2^24 --values 0 --ranking atomic,stable --trials 10 --json "$OUT/fo15-perm-$V.json"
 done
-# Session 16: keys-only sorts of every key bit, whose output is the same whichever order equal
-# keys take, with the first digit pass ranked by workgroup atomics (`--ranking atomic`)
-# against stable, side by side, u32 over sizes and u64 at CUB's 2^27.
-step rk16 240 $B bench sort --n 2^20,2^24,2^26,2^28 --key u32 --values 0 --ranking stable,atomic --trials 10 --profile --json "$OUT/rk16.json"
-step rk16-u64 150 $B bench sort --n 2^27 --key u64 --values 0 --ranking stable,atomic --trials 10 --profile --json "$OUT/rk16-u64.json"
+# Session 16: keys-only sorts of every key bit rank their first digit pass with atomics (no
+# order among equal keys can show) by default; `xstablefirst` keeps it stable: side by side,
+# u32 keys over sizes and u64 keys at CUB's 2^27.
+step rk16 240 $B bench sort --n 2^20,2^24,2^26,2^28 --key u32 --values 0 --binning-policy auto,autoxautoxstablefirst --trials 10 --profile --json "$OUT/rk16.json"
+step rk16-u64 150 $B bench sort --n 2^27 --key u64 --values 0 --binning-policy auto,autoxautoxstablefirst --trials 10 --profile --json "$OUT/rk16-u64.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
