@@ -6,7 +6,7 @@ mod common;
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use vkprims::prims::binning::Ranking;
+use vkprims::prims::binning::{BinningPolicy, Ranking};
 use vkprims::prims::multisplit::{self, BucketSource, MultisplitDesc, MultisplitPlan};
 use vkprims::prims::sort::KeyType;
 use vkprims::testdata::{sort_keys, KeyPattern};
@@ -249,7 +249,10 @@ fn composed_splits_up_to_65536_buckets() {
 fn atomic_ranking() {
     // Order within a bucket unspecified: checked bucket by bucket as a multiset of (key,
     // value) pairs, with exact offsets; every source, one pass and composed, forced fallback.
+    // Every other case takes the atomic ranking's steps last to first (debug bit 6), so the
+    // order within buckets does leave input order on lavapipe too, whose atomics keep it.
     let ctx = common::ctx();
+    let scrambled = BinningPolicy::parse("autoxautoxskip64").unwrap();
     for (n, key) in [(0u64, KeyType::U32), (1, KeyType::U64), (30_011, KeyType::U32), (200_003, KeyType::F32)] {
         let keys = sort_keys(KeyPattern::Random, key, n as usize, n + 3);
         for (i, b) in [2u32, 37, 256].into_iter().enumerate() {
@@ -257,19 +260,39 @@ fn atomic_ranking() {
             d.ranking = Ranking::Atomic;
             d.value_bytes = [4, 8, 0][i];
             d.force_fallback_period = if i == 1 { 3 } else { 0 };
+            if i != 1 {
+                d.policy = scrambled;
+            }
             check(&d, &keys, Some(&ids(n as usize, b, (i % 3) as u32, n + b as u64)));
             let mut d = MultisplitDesc::new(key, n, BucketSource::Splitters { count: b - 1 });
             d.ranking = Ranking::Atomic;
             d.value_bytes = 4;
+            if i == 1 {
+                d.policy = scrambled;
+            }
             check(&d, &keys, Some(&splitters(key, &keys, b as usize - 1, b as u64)));
         }
         for hi in [8u32, 12] {
             let mut d = MultisplitDesc::new(key, n, BucketSource::Bits { lo: 0, hi });
             d.ranking = Ranking::Atomic;
             d.value_bytes = 4;
+            if hi == 12 {
+                d.policy = scrambled;
+            }
             check(&d, &keys, None);
         }
     }
+    // The scramble shows: a scrambled atomic split of pairs is not the stable one.
+    let keys = sort_keys(KeyPattern::Random, KeyType::U32, 30_011, 4);
+    let mut d = MultisplitDesc::new(KeyType::U32, 30_011, BucketSource::Bits { lo: 0, hi: 2 });
+    d.ranking = Ranking::Atomic;
+    d.value_bytes = 4;
+    d.policy = scrambled;
+    let vals: Vec<u32> = (0..30_011).collect();
+    let (k, v, offsets) = MultisplitPlan::new(&ctx, d.clone()).unwrap().run(&ctx, &keys, Some(&vals), None).unwrap();
+    assert_eq!(multisplit::check(&d, &keys, Some(&vals), None, (&k, v.as_deref(), &offsets)), None);
+    let stable = MultisplitDesc { ranking: Ranking::Stable, ..d };
+    assert!(multisplit::check(&stable, &keys, Some(&vals), None, (&k, v.as_deref(), &offsets)).is_some());
     // The multiset check fails a result with two elements of different buckets swapped.
     let keys = sort_keys(KeyPattern::Random, KeyType::U32, 5000, 9);
     let mut d = MultisplitDesc::new(KeyType::U32, 5000, BucketSource::Bits { lo: 0, hi: 4 });

@@ -136,14 +136,14 @@ pub struct SortScratch {
 }
 
 /// What a sort's first and last passes do differently (the permutation of indices):
-/// PASS_ROLE values of the pass kernel, the last pass's ranking (Atomic only where the order
-/// of equal keys does not matter) and its items per invocation (0: the policy's).
+/// PASS_ROLE values of the pass kernel and the last pass's ranking (Atomic only where it is
+/// the only pass and the order of equal keys does not matter: after a first pass, LSD order
+/// needs a stable last pass).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PassRoles {
     pub first: u32,
     pub last: u32,
     pub last_ranking: Ranking,
-    pub last_items: u32,
 }
 
 /// A checked, ready-to-record sort.
@@ -199,18 +199,17 @@ impl SortPlan {
             ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
         let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
         let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings: 6, push_bytes: 20, role: 0 };
-        let binning = |ranking: Ranking, role: u32, items: u32| {
-            let policy = BinningPolicy { items: if items == 0 { desc.policy.items } else { items }, ..desc.policy };
-            BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &policy, ranking, BinningKernel { role, ..kernel.clone() })
+        let binning = |ranking: Ranking, role: u32| {
+            BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &desc.policy, ranking, BinningKernel { role, ..kernel.clone() })
         };
         let single = desc.passes() == 1;
         // A single pass is both first and last (the last pipeline).
         let (first, last) = match roles {
-            Some(r) if single => (None, Some(binning(r.last_ranking, r.first | r.last, 0)?)),
-            Some(r) => (Some(binning(desc.ranking, r.first, 0)?), Some(binning(r.last_ranking, r.last, r.last_items)?)),
-            None => (if desc.first_pass_unordered() { Some(binning(Ranking::Atomic, 0, 0)?) } else { None }, None),
+            Some(r) if single => (None, Some(binning(r.last_ranking, r.first | r.last)?)),
+            Some(r) => (Some(binning(desc.ranking, r.first)?), Some(binning(r.last_ranking, r.last)?)),
+            None => (if desc.first_pass_unordered() { Some(binning(Ranking::Atomic, 0)?) } else { None }, None),
         };
-        let pass = binning(Ranking::Stable, 0, 0)?;
+        let pass = binning(Ranking::Stable, 0)?;
         Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, last })
     }
 
