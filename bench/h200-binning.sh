@@ -205,6 +205,9 @@ done
 # u32 keys over sizes and u64 keys at CUB's 2^27.
 step rk16 240 $B bench sort --n 2^20,2^24,2^26,2^28 --key u32 --values 0 --binning-policy auto,autoxautoxstablefirst --trials 10 --profile --json "$OUT/rk16.json"
 step rk16-u64 150 $B bench sort --n 2^27 --key u64 --values 0 --binning-policy auto,autoxautoxstablefirst --trials 10 --profile --json "$OUT/rk16-u64.json"
+# Session 16: the permutation with the last pass of the permutation of indices stable after a
+# first pass (the atomic one mixed neighbouring groups on GPUs), both modes, with profiles.
+step perm16 200 $B bench perm --n 2^24,2^28 --values 0,4 --ranking atomic,stable --trials 10 --profile --json "$OUT/perm16.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
