@@ -167,22 +167,8 @@ fn default_indices_keep_the_model_groups() {
     // of them).
     let ctx = common::ctx();
     let check = |d: &PermDesc| {
-        let got = gpu_order(d);
-        let want = perm::reference_order(d);
-        let g = d.groups();
-        let key = [d.seed as u32, (d.seed >> 32) as u32];
-        let id = |i: usize| if g > 1 { perm::uniform_below(g, [i as u32 / 4, 0, 0, 0], i % 4, key) } else { 0 };
-        assert_eq!(got.len(), want.len(), "{}", d.label());
-        let mut start = 0;
-        while start < want.len() {
-            let group = id(want[start]);
-            let end = start + want[start..].iter().take_while(|&&i| id(i) == group).count();
-            let mut a: Vec<u32> = got[start..end].to_vec();
-            let mut b: Vec<u32> = want[start..end].iter().map(|&i| i as u32).collect();
-            a.sort_unstable();
-            b.sort_unstable();
-            assert_eq!(a, b, "{}: group {group} (output {start}..{end}) holds other elements", d.label());
-            start = end;
+        if let Some(e) = perm::check_groups(d, &gpu_order(d)) {
+            panic!("{}: {e}", d.label());
         }
     };
     for n in [1u64, 2, 5, 4097, 100_003, 1_000_003] {
@@ -212,6 +198,12 @@ fn default_indices_keep_the_model_groups() {
         assert_bijection(&d, &got);
         assert_ne!(got, plain, "{}: the scramble changed nothing", d.label());
     }
+    // The check passes the model's order and fails two elements of different groups swapped.
+    let d = idx(100_003, 3, 0);
+    let mut model: Vec<u32> = perm::reference_order(&d).into_iter().map(|i| i as u32).collect();
+    assert_eq!(perm::check_groups(&d, &model), None);
+    model.swap(0, 100_002);
+    assert!(perm::check_groups(&d, &model).is_some_and(|e| e.contains("group")));
     let mut d = idx(1_000_003, 42, 512);
     d.debug_wide_ids = true;
     check(&d);

@@ -463,7 +463,7 @@ pub fn reference_order(desc: &PermDesc) -> Vec<usize> {
     let n = desc.n as usize;
     let g = desc.groups();
     let key = [desc.seed as u32, (desc.seed >> 32) as u32];
-    let ids: Vec<u32> = (0..n as u32).map(|i| if g > 1 { uniform_below(g, [i / 4, 0, 0, 0], i as usize % 4, key) } else { 0 }).collect();
+    let ids = group_ids(desc);
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&i| ids[i]);
     let shuffle_key = [key[0], key[1] ^ 0x5EED_5EED];
@@ -474,6 +474,44 @@ pub fn reference_order(desc: &PermDesc) -> Vec<usize> {
         start = end;
     }
     order
+}
+
+/// Each element's group (glsl/perm/group_ids.comp): word i % 4 of Philox counter (i / 4, 0,
+/// 0, attempt), uniform below the group count.
+fn group_ids(desc: &PermDesc) -> Vec<u32> {
+    let g = desc.groups();
+    let key = [desc.seed as u32, (desc.seed >> 32) as u32];
+    (0..desc.n as u32).map(|i| if g > 1 { uniform_below(g, [i / 4, 0, 0, 0], i as usize % 4, key) } else { 0 }).collect()
+}
+
+/// The default mode's check beyond a bijection: `got` (output position p holds input element
+/// `got[p]`) must put every element in its group's output range as the CPU model lays the
+/// groups out; the order within a group is free (scheduling may set it). None when it does.
+pub fn check_groups(desc: &PermDesc, got: &[u32]) -> Option<String> {
+    let n = desc.n as usize;
+    if got.len() != n {
+        return Some(format!("{} elements, want {n}", got.len()));
+    }
+    let ids = group_ids(desc);
+    let mut start = vec![0usize; desc.groups() as usize + 1];
+    for &id in &ids {
+        start[id as usize + 1] += 1;
+    }
+    for k in 1..start.len() {
+        start[k] += start[k - 1];
+    }
+    let mut seen = vec![false; n];
+    for (p, &e) in got.iter().enumerate() {
+        let e = e as usize;
+        if e >= n || std::mem::replace(&mut seen[e], true) {
+            return Some(format!("position {p}: element {e} out of range or repeated (not a permutation)"));
+        }
+        let k = ids[e] as usize;
+        if !(start[k]..start[k + 1]).contains(&p) {
+            return Some(format!("position {p}: element {e} of group {k}, whose output range is {}..{}", start[k], start[k + 1]));
+        }
+    }
+    None
 }
 
 /// A group's shuffle, as glsl/perm/shuffle.comp does it: elements k, k + m4, k + 2 m4 and
