@@ -221,13 +221,12 @@ impl PermPlan {
             // The first and last passes stage one word an element (glsl/sort/onesweep.comp),
             // so their tiles can hold twice the elements: the first packs an id below 2^16
             // with the element's place in the tile, the last stages the index alone. The
-            // default mode ranks the last pass with atomics too only where it is the only pass
-            // (a group's order before its shuffle does not reach the output's distribution).
-            // After a first pass the last must keep its order among equal last digits (LSD
-            // order), or a group's elements land in a neighbour's range: GPU atomics do not keep
-            // input order (tests force that with debug bit 6). Until session 16 the default
-            // mode ranked a second last pass with atomics too, at 512x20 (1.46 ms at 2^28
-            // against 1.62 at 512x16, session13/9-last-20): fast, and wrong on the H200.
+            // default mode ranks the first pass with atomics (the only pass, where there is
+            // one); a last pass after it stays stable, as in every sort (SortPlan), or a
+            // group's elements land in a neighbour's range. Until session 16 the default mode
+            // ranked a second, last pass with atomics too, at 512x20 (1.46 ms at 2^28 against
+            // 1.62 at 512x16, session13/9-last-20): fast, and wrong on GPUs, whose atomics do
+            // not keep input order (tests force that with debug bit 6).
             let first = if sd.passes() <= 2 { 1 | ROLE_ONE_PLANE } else { 1 };
             // With two passes their tiles are as long as registers allow two workgroups of
             // 512 an SM (H200, 2^28, default mode: the first pass 1.46 ms at 512x16, 63
@@ -238,8 +237,7 @@ impl PermPlan {
             if tuned {
                 sd.policy.items = 16;
             }
-            let last_ranking = if sd.passes() == 1 { sd.ranking } else { Ranking::Stable };
-            let roles = PassRoles { first, last: 2 | ROLE_ONE_PLANE, last_ranking };
+            let roles = PassRoles { first, last: 2 | ROLE_ONE_PLANE };
             Some(SortPlan::with_pass_kernel(ctx, sd, if narrow { "perm_pass_narrow" } else { "perm_pass" }, Some(roles))?)
         } else if desc.groups() > 1 {
             let mut sd = SortDesc::new(KeyType::U32, desc.n);

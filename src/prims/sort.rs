@@ -135,15 +135,12 @@ pub struct SortScratch {
     pub state: BufferSlice,
 }
 
-/// What a sort's first and last passes do differently (the permutation of indices):
-/// PASS_ROLE values of the pass kernel and the last pass's ranking (Atomic only where it is
-/// the only pass and the order of equal keys does not matter: after a first pass, LSD order
-/// needs a stable last pass).
+/// What a sort's first and last passes do differently (the permutation of indices): PASS_ROLE
+/// values of the pass kernel.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PassRoles {
     pub first: u32,
     pub last: u32,
-    pub last_ranking: Ranking,
 }
 
 /// A checked, ready-to-record sort.
@@ -203,10 +200,12 @@ impl SortPlan {
             BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &desc.policy, ranking, BinningKernel { role, ..kernel.clone() })
         };
         let single = desc.passes() == 1;
-        // A single pass is both first and last (the last pipeline).
+        // A single pass is both first and last (the last pipeline). Only the first pass may
+        // rank with atomics: every later one must keep the order of the passes before it
+        // among its equal digits (LSD order), which GPU atomics do not.
         let (first, last) = match roles {
-            Some(r) if single => (None, Some(binning(r.last_ranking, r.first | r.last)?)),
-            Some(r) => (Some(binning(desc.ranking, r.first)?), Some(binning(r.last_ranking, r.last)?)),
+            Some(r) if single => (None, Some(binning(desc.ranking, r.first | r.last)?)),
+            Some(r) => (Some(binning(desc.ranking, r.first)?), Some(binning(Ranking::Stable, r.last)?)),
             None => (if desc.first_pass_unordered() { Some(binning(Ranking::Atomic, 0)?) } else { None }, None),
         };
         let pass = binning(Ranking::Stable, 0)?;
