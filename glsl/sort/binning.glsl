@@ -48,6 +48,9 @@
 //                                         comes from the bucket starts, s_blk)
 //   KEY plane_key(uint w)                 the key in word w
 //   void plane_scatter(uint dst, uint first, uint w)  store output dst from word w
+// and CLASS_ROUNDS with (atomic ranking in class rounds, rank_tile)
+//   bool class_rounds()                   rank in class rounds
+//   uint class_end(uint i)                the first input index after i's class (> i)
 #ifndef BINNING_GLSL
 #define BINNING_GLSL
 #ifdef PARTITIONED
@@ -321,15 +324,35 @@ void rank_steps() {
     }
 }
 
+#ifndef CLASS_ROUNDS
+bool class_rounds() { return false; }
+uint class_end(uint i) { return INVALID; }
+#endif
+
 // Step 1 (EARLY = 0): rank every element among its bucket's peers of the same subgroup (or
 // tile); the counter rows end as each subgroup's (the tile's) bucket counts.
 void rank_tile() {
     bool shared_match = SHARED_MATCH != 0u && ATOMIC_RANK == 0u;
     zero_rows(shared_match);
     if (ATOMIC_RANK != 0u) {
-        [[unroll]] for (uint s = 0u; s < ITEMS; ++s) {
-            uint j = (DEBUG_SKIP & 64u) != 0u ? ITEMS - 1u - s : s;
-            if (el[j] != INVALID) el[j] |= atomicAdd(s_mem[el_bucket(el[j])], 1u);
+        // With class_rounds(), a round per class of the tile's input (the classes are runs
+        // of input indices, [lo, class_end(lo))), a barrier apart: within a bucket every
+        // element of a class precedes the next class's, in any order inside its class.
+        uint lo = 0u, hi = INVALID, last = 0u;
+        if (class_rounds()) {
+            lo = s_tile * tile_size();
+            last = min(lo + tile_size(), pc.n);
+        }
+        for (;;) {
+            if (class_rounds()) hi = class_end(lo);
+            [[unroll]] for (uint s = 0u; s < ITEMS; ++s) {
+                uint j = (DEBUG_SKIP & 64u) != 0u ? ITEMS - 1u - s : s;
+                uint i = key_index(s_tile, j);
+                if (el[j] != INVALID && (!class_rounds() || (i >= lo && i < hi))) el[j] |= atomicAdd(s_mem[el_bucket(el[j])], 1u);
+            }
+            if (!class_rounds() || hi >= last) break;
+            barrier();
+            lo = hi;
         }
         barrier();
         return;

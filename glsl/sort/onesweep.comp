@@ -65,6 +65,22 @@ void plane_scatter(uint dst, uint first, uint w) {
     if (pass_writes_keys()) key_out(dst, w >> 16);
     vals_out[dst] = first + (w & 0xFFFFu);
 }
+// Bit 2, class rounds (the default mode's last pass, after one first pass): atomic ranking,
+// class by class, the classes being the first pass's buckets. LSD order needs the first
+// pass's order kept only between different first digits: equal ids are one group, whose
+// order the shuffle discards.
+#define CLASS_ROUNDS
+bool class_rounds() { return (PASS_ROLE & 4u) != 0u; }
+// The start of the first pass's first bucket that starts after input index i (its digit
+// offsets, pass 0), or n.
+uint class_end(uint i) {
+    uint lo = 0u, hi = 256u;
+    while (lo < hi) {
+        uint mid = (lo + hi) / 2u;
+        if (offsets[mid] <= i) lo = mid + 1u; else hi = mid;
+    }
+    return lo < 256u ? offsets[lo] : pc.n;
+}
 #else
 VAL val_at(uint i) { return vals_in[i]; }
 bool pass_writes_keys() { return true; }

@@ -342,6 +342,10 @@ pub(crate) struct BinningPass {
     pub pipeline: Arc<Pipeline>,
 }
 
+/// PASS_ROLE bit 2: atomic ranking in class rounds, the classes being the first pass's
+/// buckets (the permutation's last pass after one first pass; [`crate::prims::sort`] honours it
+/// only there).
+pub(crate) const ROLE_CLASS_ROUNDS: u32 = 4;
 /// PASS_ROLE bit 3: the pass stages one word an element whatever its key and value words.
 pub(crate) const ROLE_ONE_PLANE: u32 = 8;
 

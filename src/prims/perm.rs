@@ -27,7 +27,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::binning::{BinningPolicy, Ranking, ROLE_ONE_PLANE};
+use super::binning::{BinningPolicy, Ranking, ROLE_CLASS_ROUNDS, ROLE_ONE_PLANE};
 use super::sort::{KeyType, PassRoles, SortDesc, SortPlan, SortScratch};
 use crate::error::{invalid, Result};
 use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
@@ -221,23 +221,31 @@ impl PermPlan {
             // The first and last passes stage one word an element (glsl/sort/onesweep.comp),
             // so their tiles can hold twice the elements: the first packs an id below 2^16
             // with the element's place in the tile, the last stages the index alone. The
-            // default mode ranks the first pass with atomics (the only pass, where there is
-            // one); a last pass after it stays stable, as in every sort (SortPlan), or a
-            // group's elements land in a neighbour's range. Until session 16 the default mode
-            // ranked a second, last pass with atomics too, at 512x20 (1.46 ms at 2^28 against
-            // 1.62 at 512x16, session13/9-last-20): fast, and wrong on GPUs, whose atomics do
-            // not keep input order (tests force that with debug bit 6).
+            // default mode ranks the first pass with atomics, and a second, last pass with
+            // atomics in class rounds (ROLE_CLASS_ROUNDS): the first pass's buckets one after
+            // the other, so each group's elements stay in its range (plain atomics, as until
+            // session 16, mixed neighbouring groups on GPUs, whose atomics do not keep input
+            // order; tests force that with debug bit 6). The reproducible mode ranks every
+            // pass stably.
             let first = if sd.passes() <= 2 { 1 | ROLE_ONE_PLANE } else { 1 };
             // With two passes their tiles are as long as registers allow two workgroups of
             // 512 an SM (H200, 2^28, default mode: the first pass 1.46 ms at 512x16, 63
             // registers, against 1.77 at 512x11 and 1.86 at 512x20 with 76 registers; the
             // reproducible mode 7.46 ms at 512x16 against 10.14 at 512x10:
-            // session13/3-one-plane, 4-bucket-table).
+            // session13/3-one-plane, 4-bucket-table); the default mode's atomic last pass
+            // longer (1.46 ms at 512x20, 1.53 at 512x18, 1.62 at 512x16: session13/9-last-20).
+            // The workgroup is set here too, not left to AUTO_TILE's choice for 8-byte
+            // elements (384 since session 15).
             let tuned = desc.policy.items == 0 && sd.passes() <= 2;
             if tuned {
                 sd.policy.items = 16;
+                if sd.policy.workgroup_size == 0 {
+                    sd.policy.workgroup_size = 512;
+                }
             }
-            let roles = PassRoles { first, last: 2 | ROLE_ONE_PLANE };
+            let classes = !desc.reproducible && sd.passes() == 2;
+            let last = 2 | ROLE_ONE_PLANE | if classes { ROLE_CLASS_ROUNDS } else { 0 };
+            let roles = PassRoles { first, last, last_items: if tuned && classes { 20 } else { 0 } };
             Some(SortPlan::with_pass_kernel(ctx, sd, if narrow { "perm_pass_narrow" } else { "perm_pass" }, Some(roles))?)
         } else if desc.groups() > 1 {
             let mut sd = SortDesc::new(KeyType::U32, desc.n);

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::binning::{self, BinningInput, BinningKernel, BinningPass, BinningPolicy, Ranking};
+use super::binning::{self, BinningInput, BinningKernel, BinningPass, BinningPolicy, Ranking, ROLE_CLASS_ROUNDS};
 use crate::error::{invalid, Result};
 use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
 
@@ -136,11 +136,12 @@ pub struct SortScratch {
 }
 
 /// What a sort's first and last passes do differently (the permutation of indices): PASS_ROLE
-/// values of the pass kernel.
+/// values of the pass kernel, and the last pass's items per invocation (0: the policy's).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PassRoles {
     pub first: u32,
     pub last: u32,
+    pub last_items: u32,
 }
 
 /// A checked, ready-to-record sort.
@@ -196,27 +197,41 @@ impl SortPlan {
             ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
         let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
         let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings: 6, push_bytes: 20, role: 0 };
-        let binning = |ranking: Ranking, role: u32| {
-            BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &desc.policy, ranking, BinningKernel { role, ..kernel.clone() })
+        let binning = |ranking: Ranking, role: u32, items: u32| {
+            let policy = BinningPolicy { items: if items == 0 { desc.policy.items } else { items }, ..desc.policy };
+            BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &policy, ranking, BinningKernel { role, ..kernel.clone() })
         };
         let single = desc.passes() == 1;
         // A single pass is both first and last (the last pipeline). Only the first pass may
         // rank with atomics: every later one must keep the order of the passes before it
-        // among its equal digits (LSD order), which GPU atomics do not.
+        // among its equal digits (LSD order), which GPU atomics do not. The exception is a
+        // last pass in class rounds right after the first (ROLE_CLASS_ROUNDS): it keeps the
+        // order between the first pass's buckets, which is all LSD order needs where equal
+        // keys' order does not matter (the permutation's ids); elsewhere the role bit is
+        // dropped.
         let (first, last) = match roles {
-            Some(r) if single => (None, Some(binning(desc.ranking, r.first | r.last)?)),
-            Some(r) => (Some(binning(desc.ranking, r.first)?), Some(binning(Ranking::Stable, r.last)?)),
-            None => (if desc.first_pass_unordered() { Some(binning(Ranking::Atomic, 0)?) } else { None }, None),
+            Some(r) if single => (None, Some(binning(desc.ranking, (r.first | r.last) & !ROLE_CLASS_ROUNDS, r.last_items)?)),
+            Some(r) => {
+                let classes = r.last & ROLE_CLASS_ROUNDS != 0 && desc.passes() == 2;
+                let last = match classes {
+                    true => binning(desc.ranking, r.last, r.last_items)?,
+                    false => binning(Ranking::Stable, r.last & !ROLE_CLASS_ROUNDS, r.last_items)?,
+                };
+                (Some(binning(desc.ranking, r.first, 0)?), Some(last))
+            }
+            None => (if desc.first_pass_unordered() { Some(binning(Ranking::Atomic, 0, 0)?) } else { None }, None),
         };
-        let pass = binning(Ranking::Stable, 0)?;
+        let pass = binning(Ranking::Stable, 0, 0)?;
         Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, last })
     }
 
     pub fn desc(&self) -> &SortDesc {
         &self.desc
     }
+    /// The most tiles of any digit pass. Passes may differ: a role's one-plane tile can hold
+    /// more or fewer elements than the middle passes' (their workgroups are tuned apart).
     pub fn tiles(&self) -> u32 {
-        self.pass.tiles
+        [self.first.as_ref(), Some(&self.pass), self.last.as_ref()].into_iter().flatten().map(|p| p.tiles).max().unwrap_or(0)
     }
     /// Every digit-pass pipeline: the first pass's where it differs, the middle passes', the
     /// last pass's where it differs.
@@ -264,8 +279,13 @@ impl SortPlan {
     pub fn pass_state_bytes(&self) -> u64 {
         // Rounded up so that every pass's region starts at an offset any device can bind
         // (minStorageBufferOffsetAlignment is at most 256).
-        // (Every pass's pipeline has the same tiles: only its ranking and role differ.)
-        binning::state_bytes(self.pass.tiles).next_multiple_of(256)
+        // Sized for the pass with the most tiles. A region too small for a pass puts its last
+        // tiles' look-back words out of bounds: undefined behaviour; the H200 dropped the
+        // writes and read not-ready, so those tiles fell back for each other, in time
+        // quadratic in their number (sessions 15-16's permutation of indices, whose first and
+        // last passes had 384-wide tiles and the middle pass, which sized the regions, 448:
+        // 37.7 ms at 2^24 against 0.46, bench/results/h200/binning/session17).
+        binning::state_bytes(self.tiles()).next_multiple_of(256)
     }
     pub fn state_bytes(&self) -> u64 {
         self.pass_state_bytes() * self.desc.passes() as u64
@@ -396,6 +416,9 @@ impl SortPlan {
                 (0, _) => self.first.as_ref().unwrap_or(&self.pass),
                 _ => &self.pass,
             };
+            if binning::state_bytes(pass.tiles) > self.pass_state_bytes() {
+                return invalid(format!("{}: pass {p}'s look-back state outgrows its region (a vkprims bug)", self.desc.label()));
+            }
             let push: [u32; 5] = [self.desc.n as u32, pass.tiles, lo + 8 * p, bits, p];
             rec.dispatch_count(&pass.pipeline, &[ks, kd, vs, vd, hist, state], bytemuck::bytes_of(&push), pass.tiles)?;
             rec.barrier(&[kd, vd], Access::ComputeWrite, Access::ComputeReadWrite, "sort: a pass's output is the next pass's input");
