@@ -208,13 +208,14 @@ step rk16-u64 150 $B bench sort --n 2^27 --key u64 --values 0 --binning-policy a
 # Session 16: the permutation with the last pass of the permutation of indices stable after a
 # first pass (the atomic one mixed neighbouring groups on GPUs), both modes, with profiles.
 step perm16 200 $B bench perm --n 2^24,2^28 --values 0,4 --ranking atomic,stable --trials 10 --profile --json "$OUT/perm16.json"
-# Session 17: session 16's perm16 ran the permutation of indices at 384x16 (AUTO_TILE's
-# 8-byte workgroup since session 15): 37.7 ms at 2^24 in both modes, and past 60 s at 2^28.
-# The passes are now pinned to 512x16; 384 and 448 at 2^24 only, with per-kernel profiles and
-# the passes' registers, to find what was slow.
+# Session 17: session 16's perm16 ran the permutation of indices 80x slower than before (37.7
+# ms at 2^24, past 60 s at 2^28): its first and last passes had 384-wide tiles, the middle pass
+# 448, and the middle pass sized every pass's look-back state. Now sized for the most tiles,
+# with the passes pinned to 512 and the default mode's last pass atomic in class rounds:
+# both modes over sizes, and tiles at 2^24 (`autox16` has the old mismatch), with registers.
 step perm17 200 $B bench perm --n 2^24,2^28 --values 0,4 --ranking atomic,stable --trials 10 --profile --json "$OUT/perm17.json"
-step perm17-wg 150 $B bench perm --n 2^24 --values 0 --ranking atomic,stable --binning-policy auto,384x16,448x16,384x8,256x16 --trials 3 --profile --json "$OUT/perm17-wg.json"
-if want perm17-stats; then timeout 60 $B pipelines --stats --binning-policy auto,384x16,448x16,384x8,256x16 | grep -E '^perm_pass' > "$OUT/perm17-stats.md" 2> "$OUT/perm17-stats.log"; fi
+step perm17-wg 150 $B bench perm --n 2^24 --values 0 --ranking atomic,stable --binning-policy auto,autox16,384x16,448x16,256x16 --trials 3 --profile --json "$OUT/perm17-wg.json"
+if want perm17-stats; then timeout 60 $B pipelines --stats --binning-policy auto,autox16,384x16,448x16,256x16 | grep -E '^perm_pass' > "$OUT/perm17-stats.md" 2> "$OUT/perm17-stats.log"; fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
