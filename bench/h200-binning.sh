@@ -216,6 +216,12 @@ step perm16 200 $B bench perm --n 2^24,2^28 --values 0,4 --ranking atomic,stable
 step perm17 200 $B bench perm --n 2^24,2^28 --values 0,4 --ranking atomic,stable --trials 10 --profile --json "$OUT/perm17.json"
 step perm17-wg 150 $B bench perm --n 2^24 --values 0 --ranking atomic,stable --binning-policy auto,autox16,384x16,448x16,256x16 --trials 3 --profile --json "$OUT/perm17-wg.json"
 if want perm17-stats; then timeout 60 $B pipelines --stats --binning-policy auto,autox16,384x16,448x16,256x16 | grep -E '^perm_pass' > "$OUT/perm17-stats.md" 2> "$OUT/perm17-stats.log"; fi
+# Session 17: keys alone also rank the second digit pass with atomics, in class rounds (the
+# first pass's buckets in order); `xstablefirst` keeps every pass stable: u32 keys over sizes
+# and u64 keys at CUB's 2^27, with profiles; u32 pairs at 2^20 and 2^28 for the README table.
+step rk17 240 $B bench sort --n 2^20,2^24,2^26,2^28 --key u32 --values 0 --binning-policy auto,autoxautoxstablefirst --trials 10 --profile --json "$OUT/rk17.json"
+step rk17-u64 150 $B bench sort --n 2^27 --key u64 --values 0 --binning-policy auto,autoxautoxstablefirst --trials 10 --profile --json "$OUT/rk17-u64.json"
+step pairs17 150 $B bench sort --n 2^20,2^28 --key u32 --values 4 --trials 10 --profile --json "$OUT/pairs17.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

@@ -38,11 +38,28 @@ layout(set = 0, binding = 5, std430) coherent buffer State { uint state[]; };
 
 uint bucket_of(uint index, KEY key) { return digit_of(key, pc.shift, pc.bits); }
 bool bucket_is_key_function() { return true; }
-#ifdef PERM_IDS
 // The pass's role, a pipeline each (run-time branches cost the H200 two registers, and with
-// them half its workgroups): bit 0, the first pass: the values are implicit (element i is i);
-// bit 1, the last pass: the keys are not written (the bounds come from a search).
+// them half its workgroups). Bit 2, class rounds: atomic ranking, class by class, the classes
+// being the previous pass's buckets (src/prims/sort.rs sets it only where LSD order needs no
+// more: a sort's second pass over keys alone, where equal low digits and equal pass digit
+// leave nothing to order that a later pass or the output could show; the permutation's last
+// pass after its first, where equal ids are one group, shuffled after).
 layout(constant_id = 15) const uint PASS_ROLE = 0;
+#define CLASS_ROUNDS
+bool class_rounds() { return (PASS_ROLE & 4u) != 0u; }
+// The start of the previous pass's first bucket that starts after input index i (its digit
+// offsets), or n.
+uint class_end(uint i) {
+    uint base = (pc.pass_index - 1u) * 256u, lo = 0u, hi = 256u;
+    while (lo < hi) {
+        uint mid = (lo + hi) / 2u;
+        if (offsets[base + mid] <= i) lo = mid + 1u; else hi = mid;
+    }
+    return lo < 256u ? offsets[base + lo] : pc.n;
+}
+#ifdef PERM_IDS
+// Permutation roles: bit 0, the first pass: the values are implicit (element i is i); bit 1,
+// the last pass: the keys are not written (the bounds come from a search).
 VAL val_at(uint i) { return (PASS_ROLE & 1u) != 0u ? i : vals_in[i]; }
 bool pass_writes_keys() { return (PASS_ROLE & 2u) == 0u; }
 // Bit 3, one plane: the tile is staged as one word an element, not two, so twice the elements
@@ -64,22 +81,6 @@ void plane_scatter(uint dst, uint first, uint w) {
     }
     if (pass_writes_keys()) key_out(dst, w >> 16);
     vals_out[dst] = first + (w & 0xFFFFu);
-}
-// Bit 2, class rounds (the default mode's last pass, after one first pass): atomic ranking,
-// class by class, the classes being the first pass's buckets. LSD order needs the first
-// pass's order kept only between different first digits: equal ids are one group, whose
-// order the shuffle discards.
-#define CLASS_ROUNDS
-bool class_rounds() { return (PASS_ROLE & 4u) != 0u; }
-// The start of the first pass's first bucket that starts after input index i (its digit
-// offsets, pass 0), or n.
-uint class_end(uint i) {
-    uint lo = 0u, hi = 256u;
-    while (lo < hi) {
-        uint mid = (lo + hi) / 2u;
-        if (offsets[mid] <= i) lo = mid + 1u; else hi = mid;
-    }
-    return lo < 256u ? offsets[lo] : pc.n;
 }
 #else
 VAL val_at(uint i) { return vals_in[i]; }

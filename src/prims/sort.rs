@@ -154,6 +154,8 @@ pub struct SortPlan {
     pass: BinningPass,
     /// The first digit pass when it ranks with atomics (`Ranking::Atomic`).
     first: Option<BinningPass>,
+    /// The second digit pass when it ranks with atomics in class rounds (keys alone).
+    second: Option<BinningPass>,
     /// The last digit pass where it is another pipeline (the permutation's role).
     last: Option<BinningPass>,
 }
@@ -221,8 +223,16 @@ impl SortPlan {
             }
             None => (if desc.first_pass_unordered() { Some(binning(Ranking::Atomic, 0, 0)?) } else { None }, None),
         };
+        // Keys alone over every key bit: the second pass too ranks with atomics, in class
+        // rounds (the first pass's buckets in order). Elements it may reorder then share
+        // their first two digits and their place among the later passes' equal digits, so
+        // only identical keys can trade places.
+        let second = match roles.is_none() && desc.first_pass_unordered() && desc.passes() >= 2 {
+            true => Some(binning(Ranking::Atomic, ROLE_CLASS_ROUNDS, 0)?),
+            false => None,
+        };
         let pass = binning(Ranking::Stable, 0, 0)?;
-        Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, last })
+        Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, second, last })
     }
 
     pub fn desc(&self) -> &SortDesc {
@@ -231,12 +241,12 @@ impl SortPlan {
     /// The most tiles of any digit pass. Passes may differ: a role's one-plane tile can hold
     /// more or fewer elements than the middle passes' (their workgroups are tuned apart).
     pub fn tiles(&self) -> u32 {
-        [self.first.as_ref(), Some(&self.pass), self.last.as_ref()].into_iter().flatten().map(|p| p.tiles).max().unwrap_or(0)
+        [self.first.as_ref(), self.second.as_ref(), Some(&self.pass), self.last.as_ref()].into_iter().flatten().map(|p| p.tiles).max().unwrap_or(0)
     }
     /// Every digit-pass pipeline: the first pass's where it differs, the middle passes', the
     /// last pass's where it differs.
     pub fn pass_pipelines(&self) -> Vec<&Arc<Pipeline>> {
-        [self.first.as_ref(), Some(&self.pass), self.last.as_ref()].into_iter().flatten().map(|p| &p.pipeline).collect()
+        [self.first.as_ref(), self.second.as_ref(), Some(&self.pass), self.last.as_ref()].into_iter().flatten().map(|p| &p.pipeline).collect()
     }
     /// The digit-pass kernel (for its compiler statistics).
     pub fn binning_pipeline(&self) -> &Arc<Pipeline> {
@@ -250,7 +260,7 @@ impl SortPlan {
     pub fn policy_label(&self) -> String {
         let mut s = self.pass.label();
         // The first and last passes where they differ (the permutation's roles).
-        for (name, pass) in [("first", &self.first), ("last", &self.last)] {
+        for (name, pass) in [("first", &self.first), ("second", &self.second), ("last", &self.last)] {
             if let Some(p) = pass.as_ref().filter(|p| p.label() != s) {
                 s += &format!("; {name} pass {}", p.label());
             }
@@ -414,6 +424,7 @@ impl SortPlan {
             let pass = match (p, &self.last) {
                 (_, Some(last)) if p + 1 == passes => last,
                 (0, _) => self.first.as_ref().unwrap_or(&self.pass),
+                (1, _) => self.second.as_ref().unwrap_or(&self.pass),
                 _ => &self.pass,
             };
             if binning::state_bytes(pass.tiles) > self.pass_state_bytes() {
