@@ -222,6 +222,12 @@ if want perm17-stats; then timeout 60 $B pipelines --stats --binning-policy auto
 step rk17 240 $B bench sort --n 2^20,2^24,2^26,2^28 --key u32 --values 0 --binning-policy auto,autoxautoxstablefirst --trials 10 --profile --json "$OUT/rk17.json"
 step rk17-u64 150 $B bench sort --n 2^27 --key u64 --values 0 --binning-policy auto,autoxautoxstablefirst --trials 10 --profile --json "$OUT/rk17-u64.json"
 step pairs17 150 $B bench sort --n 2^20,2^28 --key u32 --values 4 --trials 10 --profile --json "$OUT/pairs17.json"
+# Session 17: experiment binaries (target/exp/) on small u32 key sorts, where the second
+# pass's class rounds may cost more than they save (classes shorter than tiles).
+for X in target/exp/vkprims-*; do
+  [ -x "$X" ] && step "rk17-${X##*-}" 120 $X bench sort --n 2^20,2^22,2^24 --key u32 --values 0 --trials 10 --profile --json "$OUT/rk17-${X##*-}.json"
+done
+step rk17-small 120 $B bench sort --n 2^20,2^22,2^24 --key u32 --values 0 --trials 10 --profile --json "$OUT/rk17-small.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

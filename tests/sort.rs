@@ -215,18 +215,24 @@ fn first_pass_unordered_only_where_no_order_shows() {
     // `xstablefirst` every pass stays stable, so the same scramble must change nothing; with
     // `Ranking::Atomic` on pairs it must show (the scramble is not a no-op).
     let ctx = common::ctx();
+    let default_plan = SortPlan::new(&ctx, SortDesc::new(KeyType::U32, 1 << 16)).unwrap();
+    assert!(!default_plan.policy_label().contains("; second pass"), "{}", default_plan.policy_label());
     let unordered = |d: &SortDesc| {
         let plan = SortPlan::new(&ctx, d.clone()).unwrap();
         let label = plan.policy_label();
-        assert_eq!(d.first_pass_unordered(), label.contains("; first pass") && label.contains("; second pass"), "{label}");
+        assert_eq!(d.first_pass_unordered(), label.contains("; first pass"), "{label}");
+        // (3 tiles: the second pass is atomic only with `xcr0`.)
+        assert_eq!(d.first_pass_unordered() && d.policy.second_pass_tiles == 0, label.contains("; second pass"), "{label}");
         d.first_pass_unordered()
     };
-    let scrambled = |s: &str| BinningPolicy::parse(&format!("{s}xskip64")).unwrap();
+    // (`xcr0`: the second pass in class rounds at any size; by default only from 4,096 tiles.)
+    let scrambled = |s: &str| BinningPolicy::parse(&format!("{s}xcr0xskip64")).unwrap();
     for key in KeyType::ALL {
         let n = 3 * tile(key) + 5;
         let mut d = SortDesc::new(key, n);
         assert!(unordered(&d));
         d.policy = scrambled("autoxauto");
+        assert!(unordered(&d));
         let floats = [KeyPattern::FloatSpecials].into_iter().filter(|_| matches!(key, KeyType::F32 | KeyType::F64));
         for (i, p) in [KeyPattern::Random, KeyPattern::FewDistinct, KeyPattern::AllEqual].into_iter().chain(floats).enumerate() {
             d.descending = i % 2 == 1;

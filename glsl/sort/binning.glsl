@@ -50,7 +50,8 @@
 //   void plane_scatter(uint dst, uint first, uint w)  store output dst from word w
 // and CLASS_ROUNDS with (atomic ranking in class rounds, rank_tile)
 //   bool class_rounds()                   rank in class rounds
-//   uint class_end(uint i)                the first input index after i's class (> i)
+//   uint class_start(uint c)              where class c < 256 starts among the input
+//                                         indices (class starts ascend; class 0 starts at 0)
 #ifndef BINNING_GLSL
 #define BINNING_GLSL
 #ifdef PARTITIONED
@@ -326,14 +327,27 @@ void rank_steps() {
 
 #ifndef CLASS_ROUNDS
 bool class_rounds() { return false; }
-uint class_end(uint i) { return INVALID; }
+uint class_start(uint c) { return 0u; }
 #endif
+// The first class start after input index i, or n, from the class starts in s_start (free
+// while ranking; read from the buffers with one load per invocation, not a binary search of
+// dependent loads, which the H200 ran no slower: bench/results/h200/binning/session17/6-*).
+uint class_end(uint i) {
+    uint lo = 0u, hi = 256u;
+    while (lo < hi) {
+        uint mid = (lo + hi) / 2u;
+        if (s_start[mid] <= i) lo = mid + 1u; else hi = mid;
+    }
+    return lo < 256u ? s_start[lo] : pc.n;
+}
 
 // Step 1 (EARLY = 0): rank every element among its bucket's peers of the same subgroup (or
 // tile); the counter rows end as each subgroup's (the tile's) bucket counts.
 void rank_tile() {
     bool shared_match = SHARED_MATCH != 0u && ATOMIC_RANK == 0u;
-    zero_rows(shared_match);
+    if (ATOMIC_RANK != 0u && class_rounds())
+        for (uint c = gl_LocalInvocationIndex; c < 256u; c += gl_WorkGroupSize.x) s_start[c] = class_start(c);
+    zero_rows(shared_match);  // its barrier publishes the class starts too
     if (ATOMIC_RANK != 0u) {
         // With class_rounds(), a round per class of the tile's input (the classes are runs
         // of input indices, [lo, class_end(lo))), a barrier apart: within a bucket every

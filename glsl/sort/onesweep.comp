@@ -47,16 +47,8 @@ bool bucket_is_key_function() { return true; }
 layout(constant_id = 15) const uint PASS_ROLE = 0;
 #define CLASS_ROUNDS
 bool class_rounds() { return (PASS_ROLE & 4u) != 0u; }
-// The start of the previous pass's first bucket that starts after input index i (its digit
-// offsets), or n.
-uint class_end(uint i) {
-    uint base = (pc.pass_index - 1u) * 256u, lo = 0u, hi = 256u;
-    while (lo < hi) {
-        uint mid = (lo + hi) / 2u;
-        if (offsets[base + mid] <= i) lo = mid + 1u; else hi = mid;
-    }
-    return lo < 256u ? offsets[base + lo] : pc.n;
-}
+// Where the previous pass's bucket b starts in its output (its digit offsets).
+uint class_start(uint b) { return offsets[(pc.pass_index - 1u) * 256u + b]; }
 #ifdef PERM_IDS
 // Permutation roles: bit 0, the first pass: the values are implicit (element i is i); bit 1,
 // the last pass: the keys are not written (the bounds come from a search).

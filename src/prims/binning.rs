@@ -168,6 +168,15 @@ pub struct BinningPolicy {
     /// session10/5-final).
     #[serde(default = "default_atomic_first")]
     pub atomic_first_keys: bool,
+    /// With [`BinningPolicy::atomic_first_keys`], the second digit pass too ranks with atomics,
+    /// in class rounds (the first pass's buckets in order), where the sort has at least this
+    /// many tiles (`xcrN`; the classes then average 16 tiles or more, so few tiles hold two).
+    /// H200, u32 keys, the second pass against a stable one: 1.40 against 1.49 ms at 2^28
+    /// (32,768 tiles), 0.370 against 0.392 at 2^26, even at 2^24 (2,048), 16.6 against 14.6
+    /// us at 2^20 (128 tiles) (bench/results/h200/binning/session17/5-second-pass,
+    /// 6-shared-class-starts).
+    #[serde(default = "default_second_pass_tiles")]
+    pub second_pass_tiles: u32,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -183,6 +192,9 @@ fn default_sequential() -> bool {
 }
 fn default_atomic_first() -> bool {
     true
+}
+fn default_second_pass_tiles() -> u32 {
+    4096
 }
 
 /// The binning pass's phases, as its clocks count them. With [`BinningPolicy::late_counts`]
@@ -215,6 +227,7 @@ impl Default for BinningPolicy {
             late_counts: false,
             sequential_planes: true,
             atomic_first_keys: true,
+            second_pass_tiles: default_second_pass_tiles(),
         }
     }
 }
@@ -246,18 +259,19 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xlbN][xhgN][xhscalar][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xlbN][xhgN][xhscalar][xclocks]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
     /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `late`:
     /// [`BinningPolicy::late_counts`]; `noseq`: [`BinningPolicy::sequential_planes`] off;
-    /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `lbN`: the look-back window; `hgN`: the upfront
+    /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `crN`:
+    /// [`BinningPolicy::second_pass_tiles`]; `lbN`: the look-back window; `hgN`: the upfront
     /// histogram's workgroups; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
     /// `clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -277,6 +291,7 @@ impl BinningPolicy {
                 ("late", _) => p.late_counts = true,
                 ("noseq", _) => p.sequential_planes = false,
                 ("stablefirst", _) => p.atomic_first_keys = false,
+                (r, _) if r.starts_with("cr") => p.second_pass_tiles = r[2..].parse().map_err(|_| bad())?,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 ("hscalar", _) => p.histogram_scalar_loads = true,
@@ -301,6 +316,7 @@ impl BinningPolicy {
             (self.late_counts, "xlate".into()),
             (!self.sequential_planes, "xnoseq".into()),
             (!self.atomic_first_keys, "xstablefirst".into()),
+            (self.second_pass_tiles != d.second_pass_tiles, format!("xcr{}", self.second_pass_tiles)),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
             (self.histogram_scalar_loads, "xhscalar".into()),
@@ -557,13 +573,13 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "512x10xnoseq", "64x8xballotsxlate", "64x15xkeepxlatexlb4"] {
+        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "512x10xnoseq", "autoxautoxcr0", "64x8xballotsxlate", "64x15xkeepxlatexlb4"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);
         }
         assert_eq!(BinningPolicy::parse("64x4xclocksxpart").unwrap().label(), "64x4xpartxclocks");
-        for bad in ["0x15", "384x0", "x15", "384", "384x15xsmatch", "384xq", "384x15xballotsxpart", "384x15xhg0", "384x15xhgx"] {
+        for bad in ["0x15", "384x0", "x15", "384", "384x15xsmatch", "384xq", "384x15xballotsxpart", "384x15xhg0", "384x15xhgx", "384x15xcr"] {
             assert!(BinningPolicy::parse(bad).is_err(), "{bad}");
         }
     }

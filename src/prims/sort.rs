@@ -223,12 +223,13 @@ impl SortPlan {
             }
             None => (if desc.first_pass_unordered() { Some(binning(Ranking::Atomic, 0, 0)?) } else { None }, None),
         };
-        // Keys alone over every key bit: the second pass too ranks with atomics, in class
-        // rounds (the first pass's buckets in order). Elements it may reorder then share
-        // their first two digits and their place among the later passes' equal digits, so
-        // only identical keys can trade places.
+        // Where the first pass is unordered, the second too ranks with atomics, in class
+        // rounds (the first pass's buckets in order), given enough tiles
+        // (BinningPolicy::second_pass_tiles). Elements it may reorder then share their first
+        // two digits and their place among the later passes' equal digits, so only keys equal
+        // in every sorted bit can trade places.
         let second = match roles.is_none() && desc.first_pass_unordered() && desc.passes() >= 2 {
-            true => Some(binning(Ranking::Atomic, ROLE_CLASS_ROUNDS, 0)?),
+            true => Some(binning(Ranking::Atomic, ROLE_CLASS_ROUNDS, 0)?).filter(|p| p.tiles >= desc.policy.second_pass_tiles),
             false => None,
         };
         let pass = binning(Ranking::Stable, 0, 0)?;
