@@ -228,6 +228,8 @@ for X in target/exp/vkprims-*; do
   [ -x "$X" ] && step "rk17-${X##*-}" 120 $X bench sort --n 2^20,2^22,2^24 --key u32 --values 0 --trials 10 --profile --json "$OUT/rk17-${X##*-}.json"
 done
 step rk17-small 120 $B bench sort --n 2^20,2^22,2^24 --key u32 --values 0 --trials 10 --profile --json "$OUT/rk17-small.json"
+# Session 17's final binary: u32 keys and pairs at 2^20 and 2^28 with profiles.
+step final17 150 $B bench sort --n 2^20,2^28 --key u32 --values 0,4 --trials 10 --profile --json "$OUT/final17.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
