@@ -808,7 +808,7 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                 // The indices' passes (first, middle, last) under each policy asked for.
                 for policy in policies.iter().filter(|_| value_bytes == 4) {
                     let plan = PermPlan::new(&ctx, PermDesc { indices: true, policy: *policy, ..desc.clone() })?;
-                    for (p, role) in plan.pass_pipelines().into_iter().zip(["first", "middle", "last"]) {
+                    for (role, p) in plan.pass_pipelines() {
                         show(p, format!("perm indices {role} pass, {}", plan.policy_label()))?;
                     }
                 }

@@ -358,9 +358,9 @@ pub(crate) struct BinningPass {
     pub pipeline: Arc<Pipeline>,
 }
 
-/// PASS_ROLE bit 2: atomic ranking in class rounds, the classes being the first pass's
-/// buckets (the permutation's last pass after one first pass; [`crate::prims::sort`] honours it
-/// only there).
+/// PASS_ROLE bit 2: atomic ranking in class rounds, the classes being the previous pass's
+/// buckets (a second pass only: `SortPlan` sets it for keys alone and honours it as the
+/// permutation's last pass right after its first).
 pub(crate) const ROLE_CLASS_ROUNDS: u32 = 4;
 /// PASS_ROLE bit 3: the pass stages one word an element whatever its key and value words.
 pub(crate) const ROLE_ONE_PLANE: u32 = 8;

@@ -286,7 +286,7 @@ impl PermPlan {
     }
     /// The sort's digit-pass kernels: first, middle and last where they differ (for their
     /// compiler statistics).
-    pub fn pass_pipelines(&self) -> Vec<&Arc<Pipeline>> {
+    pub fn pass_pipelines(&self) -> Vec<(&'static str, &Arc<Pipeline>)> {
         self.sort.as_ref().map_or(Vec::new(), |s| s.pass_pipelines())
     }
     /// The group shuffle's kernel (for its compiler statistics).

@@ -206,11 +206,11 @@ impl SortPlan {
         let single = desc.passes() == 1;
         // A single pass is both first and last (the last pipeline). Only the first pass may
         // rank with atomics: every later one must keep the order of the passes before it
-        // among its equal digits (LSD order), which GPU atomics do not. The exception is a
-        // last pass in class rounds right after the first (ROLE_CLASS_ROUNDS): it keeps the
-        // order between the first pass's buckets, which is all LSD order needs where equal
-        // keys' order does not matter (the permutation's ids); elsewhere the role bit is
-        // dropped.
+        // among its equal digits (LSD order), which GPU atomics do not. The exception is the
+        // second pass in class rounds (ROLE_CLASS_ROUNDS): it keeps the order between the
+        // first pass's buckets, which is all LSD order needs where the order of elements equal
+        // in both digits cannot show (the permutation's ids, below keys alone); as a
+        // permutation's last pass it is honoured only there, right after the first.
         let (first, last) = match roles {
             Some(r) if single => (None, Some(binning(desc.ranking, (r.first | r.last) & !ROLE_CLASS_ROUNDS, r.last_items)?)),
             Some(r) => {
@@ -239,15 +239,21 @@ impl SortPlan {
     pub fn desc(&self) -> &SortDesc {
         &self.desc
     }
+    /// The digit passes' pipelines, named: the first and second passes' where they differ,
+    /// the middle passes', the last pass's where it differs.
+    fn named_passes(&self) -> impl Iterator<Item = (&'static str, &BinningPass)> {
+        [("first", self.first.as_ref()), ("second", self.second.as_ref()), ("middle", Some(&self.pass)), ("last", self.last.as_ref())]
+            .into_iter()
+            .filter_map(|(name, p)| p.map(|p| (name, p)))
+    }
     /// The most tiles of any digit pass. Passes may differ: a role's one-plane tile can hold
     /// more or fewer elements than the middle passes' (their workgroups are tuned apart).
     pub fn tiles(&self) -> u32 {
-        [self.first.as_ref(), self.second.as_ref(), Some(&self.pass), self.last.as_ref()].into_iter().flatten().map(|p| p.tiles).max().unwrap_or(0)
+        self.named_passes().map(|(_, p)| p.tiles).max().unwrap_or(0)
     }
-    /// Every digit-pass pipeline: the first pass's where it differs, the middle passes', the
-    /// last pass's where it differs.
-    pub fn pass_pipelines(&self) -> Vec<&Arc<Pipeline>> {
-        [self.first.as_ref(), self.second.as_ref(), Some(&self.pass), self.last.as_ref()].into_iter().flatten().map(|p| &p.pipeline).collect()
+    /// Every digit-pass pipeline, named (see `named_passes`).
+    pub fn pass_pipelines(&self) -> Vec<(&'static str, &Arc<Pipeline>)> {
+        self.named_passes().map(|(name, p)| (name, &p.pipeline)).collect()
     }
     /// The digit-pass kernel (for its compiler statistics).
     pub fn binning_pipeline(&self) -> &Arc<Pipeline> {
@@ -260,9 +266,9 @@ impl SortPlan {
     /// workgroups and loads where they are not the default.
     pub fn policy_label(&self) -> String {
         let mut s = self.pass.label();
-        // The first and last passes where they differ (the permutation's roles).
-        for (name, pass) in [("first", &self.first), ("second", &self.second), ("last", &self.last)] {
-            if let Some(p) = pass.as_ref().filter(|p| p.label() != s) {
+        // The other passes where they differ (atomic ranking, the permutation's roles).
+        for (name, p) in self.named_passes().filter(|(name, _)| *name != "middle") {
+            if p.label() != self.pass.label() {
                 s += &format!("; {name} pass {}", p.label());
             }
         }
