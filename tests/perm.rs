@@ -188,8 +188,10 @@ fn default_indices_keep_the_model_groups() {
     d.policy = vkprims::prims::binning::BinningPolicy::parse("64x15").unwrap();
     check(&d);
     // The atomic passes' steps last to first (debug bit 6): their order leaves input order on
-    // lavapipe too, whose atomics keep it; the groups must not change. One pass, then two.
-    for (n, target) in [(100_003u64, 1024u32), (300_007, 0)] {
+    // lavapipe too, whose atomics keep it; the groups must not change. One pass, two (the last
+    // in class rounds) and three (target 2: the last stable, as class rounds by the middle
+    // pass's buckets alone would mix groups).
+    for (n, target) in [(100_003u64, 1024u32), (300_007, 0), (200_003, 2)] {
         let plain = gpu_order(&idx(n, 5, target));
         let mut d = idx(n, 5, target);
         d.policy = vkprims::prims::binning::BinningPolicy::parse("autoxautoxskip64").unwrap();
