@@ -787,14 +787,19 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
             }
             for key in KeyType::ALL {
                 for value_bytes in [0, 4, 8] {
-                    let mut desc = SortDesc::new(key, 1 << 20);
+                    // 2^28 elements, or what a binding holds, so that every pass a large sort
+                    // runs is listed (keys alone: the atomic first and class-round second).
+                    let n = (1u64 << 28).min(ctx.max_storage_buffer_range() / (key.bytes() + value_bytes as u64));
+                    let mut desc = SortDesc::new(key, n);
                     desc.value_bytes = value_bytes;
                     desc.subgroup_size = dev.subgroup_size;
                     for policy in &policies {
                         let mut desc = desc.clone();
                         desc.policy = *policy;
                         let plan = SortPlan::new(&ctx, desc)?;
-                        show(plan.binning_pipeline(), format!("sort {} values {value_bytes}B, {}", key.name(), plan.policy_label()))?;
+                        for (pass, p) in plan.pass_pipelines() {
+                            show(p, format!("sort {} values {value_bytes}B {pass} pass, {}", key.name(), plan.policy_label()))?;
+                        }
                     }
                 }
             }

@@ -339,3 +339,16 @@ fn perm_through_npy() {
     assert_eq!(o.status.code(), Some(2));
     assert!(!never.exists());
 }
+
+#[test]
+fn pipelines_lists_every_digit_pass() {
+    // `pipelines` names each digit-pass pipeline of a large sort and of the permutation of
+    // indices (with --stats, their compiler statistics, where the device reports them).
+    let out = run(&["pipelines"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for want in ["sort u32 values 0B first pass", "sort u32 values 0B second pass", "sort u32 values 0B middle pass", "sort u64 values 8B middle pass", "perm indices first pass", "perm indices last pass"] {
+        assert!(text.contains(want), "no '{want}' in:\n{text}");
+    }
+    assert!(!text.contains("sort u32 values 4B first pass"), "pairs keep every pass stable:\n{text}");
+}

@@ -255,10 +255,6 @@ impl SortPlan {
     pub fn pass_pipelines(&self) -> Vec<(&'static str, &Arc<Pipeline>)> {
         self.named_passes().map(|(name, p)| (name, &p.pipeline)).collect()
     }
-    /// The digit-pass kernel (for its compiler statistics).
-    pub fn binning_pipeline(&self) -> &Arc<Pipeline> {
-        &self.pass.pipeline
-    }
     pub fn tile_keys(&self) -> u64 {
         self.pass.tile_keys()
     }
