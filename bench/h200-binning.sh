@@ -230,6 +230,10 @@ done
 step rk17-small 120 $B bench sort --n 2^20,2^22,2^24 --key u32 --values 0 --trials 10 --profile --json "$OUT/rk17-small.json"
 # Session 17's final binary: u32 keys and pairs at 2^20 and 2^28 with profiles.
 step final17 150 $B bench sort --n 2^20,2^28 --key u32 --values 0,4 --trials 10 --profile --json "$OUT/final17.json"
+# Queued in session 17: the registers of the keys-only sort's first (atomic), second (class
+# rounds) and middle passes, for why the class-round pass takes 1.40 ms at 2^28 against the
+# first pass's 1.27.
+if want cr17-stats; then timeout 60 $B pipelines --stats | grep -E '^sort_onesweep_k(32|64)_v0 ' > "$OUT/cr17-stats.md" 2> "$OUT/cr17-stats.log"; fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
