@@ -261,11 +261,13 @@ impl SortPlan {
     /// For result rows: the binning pass's geometry and ranking, and the upfront histogram's
     /// workgroups and loads where they are not the default.
     pub fn policy_label(&self) -> String {
-        let mut s = self.pass.label();
+        let middle = self.pass.label();
+        let mut s = middle.clone();
         // The other passes where they differ (atomic ranking, the permutation's roles).
         for (name, p) in self.named_passes().filter(|(name, _)| *name != "middle") {
-            if p.label() != self.pass.label() {
-                s += &format!("; {name} pass {}", p.label());
+            let label = p.label();
+            if label != middle {
+                s += &format!("; {name} pass {label}");
             }
         }
         let g = self.desc.policy.histogram_groups;
