@@ -201,6 +201,15 @@ fn default_indices_keep_the_model_groups() {
         }
         assert_ne!(got, plain, "{}: the scramble changed nothing", d.label());
     }
+    // The 4-byte array's sort (`Ranking::Atomic`: the first pass atomic, the second in class
+    // rounds from 4,096 tiles; `xcr0` here at any size), scrambled the same way.
+    for (n, target) in [(300_007u64, 0u32), (100_003, 2)] {
+        let mut d = PermDesc { group_target: target, ..PermDesc::new(n, 4, 5) };
+        d.policy = vkprims::prims::binning::BinningPolicy::parse("autoxautoxcr0xskip64").unwrap();
+        if let Some(e) = perm::check_groups(&d, &gpu_order(&d)) {
+            panic!("{}: {e}", d.label());
+        }
+    }
     // The check passes the model's order and fails two elements of different groups swapped.
     let d = idx(100_003, 3, 0);
     let mut model: Vec<u32> = perm::reference_order(&d).into_iter().map(|i| i as u32).collect();
