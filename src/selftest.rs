@@ -303,7 +303,8 @@ pub fn perm_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -
     }
     // The default (non-reproducible) mode: a permutation that puts every element in its
     // model group's output range (the order within a group is free). 1,000,003 elements take
-    // two passes, whose last must keep the first's order: GPU atomics would not.
+    // two passes, whose last must keep the first's order between its buckets (class rounds):
+    // plain GPU atomics would not.
     for (n, indices) in [(1_000u64, false), (1_000_003, false), (1_000_003, true)] {
         if n > max_n {
             continue;

@@ -168,9 +168,9 @@ pub struct BinningPolicy {
     /// session10/5-final).
     #[serde(default = "default_atomic_first")]
     pub atomic_first_keys: bool,
-    /// With [`BinningPolicy::atomic_first_keys`], the second digit pass too ranks with atomics,
-    /// in class rounds (the first pass's buckets in order), where the sort has at least this
-    /// many tiles (`xcrN`; the classes then average 16 tiles or more, so few tiles hold two).
+    /// Where a sort's first digit pass is unordered ([`BinningPolicy::atomic_first_keys`] for
+    /// keys alone, or `Ranking::Atomic`), the second too ranks with atomics, in class rounds
+    /// (the first pass's buckets in order), where the sort has at least this many tiles (`xcrN`; the classes then average 16 tiles or more, so few tiles hold two).
     /// H200, u32 keys, the second pass against a stable one: 1.40 against 1.49 ms at 2^28
     /// (32,768 tiles), 0.370 against 0.392 at 2^26, even at 2^24 (2,048), 16.6 against 14.6
     /// us at 2^20 (128 tiles) (bench/results/h200/binning/session17/5-second-pass,
