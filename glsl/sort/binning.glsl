@@ -110,6 +110,10 @@ layout(constant_id = 14) const uint EARLY = 1;
 // values read once with the keys to warm the cache, were slower on the H200:
 // bench/results/h200/binning/session14.)
 layout(constant_id = 16) const uint SEQ_PLANES = 0;
+// 1 (with SEQ; policy flag `xspd`): the buckets of the positions a lane scatters, four to a
+// word, wait for the value round in the lane's own shared words after the plane (word q of
+// lane l at s_mem[tile_size() + q * WG + l]), not in registers.
+layout(constant_id = 17) const uint SHARED_PD = 0;
 #if KEY64 == 0 && VALUE_WORDS == 1
 const uint SEQ = SEQ_PLANES;
 #else
@@ -123,7 +127,11 @@ const uint INVALID = 0xFFFFFFFFu;
 shared uint s_mem[STAGE_WORDS];  // counter rows, then one word plane of the tile
 shared uint s_start[256];        // where each bucket starts in the tile
 shared uint s_glob[256];         // global index of the tile's first element of a bucket, minus its tile position
-shared uint s_fb[256];           // fallback: a predecessor's histogram
+// The fallback's histogram of a predecessor shares s_glob's words (the 1 KiB lets 64-bit keys
+// stage 384x15 tiles in 48 KiB): bucket d's word is read and written only by the invocation
+// that owns d in look_back, except by the counting between fallback_histogram's barriers, and
+// every round rewrites s_glob for every complete bucket before its barrier.
+#define s_fb s_glob
 shared uint s_sums[32];          // scan of the bucket totals: per-subgroup sums
 shared uint s_tile;
 #ifndef ONE_PLANE
@@ -662,6 +670,7 @@ void scatter_planes(uint tile, uint count) {
             pd[r / 4u] |= b << (8u * (r % 4u));
             if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) key_out(s_glob[b] + i, k);
         }
+        if (SHARED_PD != 0u) [[unroll]] for (uint q = 0u; q < (ITEMS + 3u) / 4u; ++q) s_mem[t + q * wg + gl_LocalInvocationIndex] = pd[q];
         // Values, read now (first time), staged in the same words. The tile is read from
         // shared memory again, after the barrier, so the driver cannot hoist the loads into
         // the key scatter (where they would hold ITEMS more registers).
@@ -675,7 +684,8 @@ void scatter_planes(uint tile, uint count) {
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
             uint i = r * wg + gl_LocalInvocationIndex;
             if (i >= count || (DEBUG_SKIP & 2u) != 0u) continue;
-            uint b = (pd[r / 4u] >> (8u * (r % 4u))) & 0xFFu;
+            uint w = SHARED_PD != 0u ? s_mem[t + (r / 4u) * wg + gl_LocalInvocationIndex] : pd[r / 4u];
+            uint b = (w >> (8u * (r % 4u))) & 0xFFu;
             vals_out[s_glob[b] + i] = s_mem[i];
         }
         return;
