@@ -235,13 +235,10 @@ step final17 150 $B bench sort --n 2^20,2^28 --key u32 --values 0,4 --trials 10 
 # first pass's 1.27.
 if want cr17-stats; then timeout 60 $B pipelines --stats | grep -E '^sort_onesweep_k(32|64)_v0 ' > "$OUT/cr17-stats.md" 2> "$OUT/cr17-stats.log"; fi
 # Session 18: CUB's onesweep kernels take 80 registers for u32 pairs (384x23: 8,832 a tile,
-# two workgroups an SM), 74 for u32 keys, 70 for u64 keys (384x15), from cuobjdump. Pairs
-# here take 70 at 448x16 and about 4 more an item; with the scattered positions' buckets in
-# shared memory (`xspd`) larger tiles may keep two workgroups an SM. u64 keys fit 384x15 now
-# that the fallback's histogram shares the look-back's words.
-PAIRS18="auto,autoxautoxspd,448x17xspd,448x18xspd,512x16xspd,384x20xspd,384x22xspd,480x16xspd"
-if want pairs18-stats; then timeout 60 $B pipelines --stats --binning-policy "$PAIRS18,384x14,384x15" | grep -E '^sort_onesweep_k(32_v1|64_v0) ' > "$OUT/pairs18-stats.md" 2> "$OUT/pairs18-stats.log"; fi
-step pairs18 200 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy "$PAIRS18" --trials 10 --json "$OUT/pairs18.json"
+# two workgroups an SM), 74 for u32 keys, 70 for u64 keys (384x15), from cuobjdump. (The
+# `xspd` experiment, the scattered positions' buckets of 4-byte pairs kept in shared memory,
+# ran as the pairs18 and pairs18b steps of commit 5fc30cf and was removed: RUNS.md.) u64 keys
+# fit 384x15 now that the fallback's histogram shares the look-back's words.
 step u64-18 150 $B bench sort --n 2^26,2^27 --key u64 --values 0 --binning-policy auto,384x15 --trials 10 --profile --json "$OUT/u64-18.json"
 # Session 18: wide digits (experiment binary target/exp/vkprims-wide11, patch in
 # bench/results/h200/binning/session18/): 11-bit digits, 2,048 buckets, three passes for u32
@@ -250,9 +247,6 @@ step u64-18 150 $B bench sort --n 2^26,2^27 --key u64 --values 0 --binning-polic
 # is a lower bound on a stable one. Against the 8-bit sort's passes, with profiles.
 [ -x target/exp/vkprims-wide11 ] && step wide18 200 target/exp/vkprims-wide11 bench sort --n 2^20,2^24,2^28 --key u32 --values 0 --trials 10 --profile --json "$OUT/wide18.json"
 step keys18 200 $B bench sort --n 2^20,2^24,2^28 --key u32 --values 0 --trials 10 --profile --json "$OUT/keys18.json"
-PAIRS18B="auto,512x15xspd,512x14xspd,480x15xspd,512x15"
-if want pairs18b-stats; then timeout 60 $B pipelines --stats --binning-policy "$PAIRS18B" | grep -E '^sort_onesweep_k32_v1 \(sort u32' > "$OUT/pairs18b-stats.md" 2> "$OUT/pairs18b-stats.log"; fi
-step pairs18b 200 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy "$PAIRS18B" --trials 10 --json "$OUT/pairs18b.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

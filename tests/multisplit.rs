@@ -127,13 +127,12 @@ fn one_bucket_empty_buckets_fallback_and_size() {
 fn pairs_planes_in_sequence_or_together() {
     // 4-byte pairs: the key plane, then the value plane, through the same shared words (the
     // default; with buckets from ids or splitters, the value round finds a position's bucket
-    // from the key round's, kept per lane, or with `xspd` in shared memory), or both planes
-    // at once (`xnoseq`); every bucket source, both rankings, forced fallbacks, odd items per
-    // lane.
+    // from the key round's, kept per lane), or both planes at once (`xnoseq`); every bucket
+    // source, both rankings, forced fallbacks, odd items per lane.
     let ctx = common::ctx();
     let n = 45_007;
     let keys = sort_keys(KeyPattern::Random, KeyType::U32, n, 17);
-    for name in ["64x15", "64x15xnoseq", "autoxauto", "64x13xspd"] {
+    for name in ["64x15", "64x15xnoseq", "autoxauto"] {
         let policy = vkprims::prims::binning::BinningPolicy::parse(name).unwrap();
         for (ranking, period) in [(Ranking::Stable, 0u32), (Ranking::Stable, 3), (Ranking::Atomic, 2)] {
             let desc = |source| {

@@ -339,10 +339,10 @@ fn pairs_at_tile_edges() {
 fn pairs_planes_in_sequence_or_together() {
     // 4-byte pairs stage the key plane, then the value plane, in the same shared words (the
     // default), or both planes at once (`xnoseq`): odd items per lane (positions two to a
-    // register, buckets four, in registers or with `xspd` in shared memory), a ticket order
-    // with forced fallbacks, tile edges, both directions, both rankings, every 32-bit key type.
+    // register, buckets four), a ticket order with forced fallbacks, tile edges, both
+    // directions, both rankings, every 32-bit key type.
     let ctx = common::ctx();
-    for name in ["64x15", "64x13xnoseq", "autoxauto", "64x9xballots", "64x11xspd"] {
+    for name in ["64x15", "64x13xnoseq", "autoxauto", "64x9xballots"] {
         let policy = vkprims::prims::binning::BinningPolicy::parse(name).unwrap();
         let mut d = SortDesc::new(KeyType::U32, 1000);
         d.policy = policy;
@@ -350,7 +350,6 @@ fn pairs_planes_in_sequence_or_together() {
         let plan = SortPlan::new(&ctx, d).unwrap();
         let label = plan.policy_label();
         assert_eq!(label.contains("planes in sequence"), !name.contains("noseq"), "{label}");
-        assert_eq!(label.contains("buckets shared"), name.contains("spd"), "{label}");
         let t = plan.tile_keys();
         for (i, key) in [KeyType::U32, KeyType::I32, KeyType::F32].into_iter().enumerate() {
             for (n, period) in [(t - 1, 0), (t + 1, 2), (7 * t + 5, 3)] {

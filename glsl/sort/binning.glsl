@@ -110,10 +110,6 @@ layout(constant_id = 14) const uint EARLY = 1;
 // values read once with the keys to warm the cache, were slower on the H200:
 // bench/results/h200/binning/session14.)
 layout(constant_id = 16) const uint SEQ_PLANES = 0;
-// 1 (with SEQ; policy flag `xspd`): the buckets of the positions a lane scatters, four to a
-// word, wait for the value round in the lane's own shared words after the plane (word q of
-// lane l at s_mem[tile_size() + q * WG + l]), not in registers.
-layout(constant_id = 17) const uint SHARED_PD = 0;
 #if KEY64 == 0 && VALUE_WORDS == 1
 const uint SEQ = SEQ_PLANES;
 #else
@@ -670,7 +666,6 @@ void scatter_planes(uint tile, uint count) {
             pd[r / 4u] |= b << (8u * (r % 4u));
             if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) key_out(s_glob[b] + i, k);
         }
-        if (SHARED_PD != 0u) [[unroll]] for (uint q = 0u; q < (ITEMS + 3u) / 4u; ++q) s_mem[t + q * wg + gl_LocalInvocationIndex] = pd[q];
         // Values, read now (first time), staged in the same words. The tile is read from
         // shared memory again, after the barrier, so the driver cannot hoist the loads into
         // the key scatter (where they would hold ITEMS more registers).
@@ -684,8 +679,7 @@ void scatter_planes(uint tile, uint count) {
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
             uint i = r * wg + gl_LocalInvocationIndex;
             if (i >= count || (DEBUG_SKIP & 2u) != 0u) continue;
-            uint w = SHARED_PD != 0u ? s_mem[t + (r / 4u) * wg + gl_LocalInvocationIndex] : pd[r / 4u];
-            uint b = (w >> (8u * (r % 4u))) & 0xFFu;
+            uint b = (pd[r / 4u] >> (8u * (r % 4u))) & 0xFFu;
             vals_out[s_glob[b] + i] = s_mem[i];
         }
         return;

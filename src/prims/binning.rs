@@ -158,12 +158,6 @@ pub struct BinningPolicy {
     /// 2.279 against 2.549 ms (bench/results/h200/binning/session14).
     #[serde(default = "default_sequential")]
     pub sequential_planes: bool,
-    /// With [`BinningPolicy::sequential_planes`]: the bucket of each tile position a lane
-    /// scatters is kept for the value round in the lane's own words of shared memory, after
-    /// the plane, rather than in registers (`xspd`): a quarter of a word an element of
-    /// shared memory for ITEMS / 4 registers.
-    #[serde(default)]
-    pub shared_buckets: bool,
     /// Sorts of keys alone over every key bit: the first digit pass ranks with workgroup
     /// atomics (the default; `xstablefirst` keeps it stable). Equal order keys are then equal
     /// keys, bit for bit, so the output is the same whichever order they take, and the later
@@ -232,7 +226,6 @@ impl Default for BinningPolicy {
             reload: true,
             late_counts: false,
             sequential_planes: true,
-            shared_buckets: false,
             atomic_first_keys: true,
             second_pass_tiles: default_second_pass_tiles(),
         }
@@ -269,20 +262,19 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xspd][xstablefirst][xcrN][xlbN][xhgN][xhscalar][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xlbN][xhgN][xhscalar][xclocks]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
     /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `late`:
     /// [`BinningPolicy::late_counts`]; `noseq`: [`BinningPolicy::sequential_planes`] off;
-    /// `spd`: [`BinningPolicy::shared_buckets`];
     /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `crN`:
     /// [`BinningPolicy::second_pass_tiles`]; `lbN`: the look-back window; `hgN`: the upfront
     /// histogram's workgroups; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
     /// `clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xspd][xstablefirst][xcrN][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -301,7 +293,6 @@ impl BinningPolicy {
                 ("keep", _) => p.reload = false,
                 ("late", _) => p.late_counts = true,
                 ("noseq", _) => p.sequential_planes = false,
-                ("spd", _) => p.shared_buckets = true,
                 ("stablefirst", _) => p.atomic_first_keys = false,
                 (r, _) if r.starts_with("cr") => p.second_pass_tiles = r[2..].parse().map_err(|_| bad())?,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
@@ -327,7 +318,6 @@ impl BinningPolicy {
             (!self.reload, "xkeep".into()),
             (self.late_counts, "xlate".into()),
             (!self.sequential_planes, "xnoseq".into()),
-            (self.shared_buckets, "xspd".into()),
             (!self.atomic_first_keys, "xstablefirst".into()),
             (self.second_pass_tiles != d.second_pass_tiles, format!("xcr{}", self.second_pass_tiles)),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
@@ -368,8 +358,6 @@ pub(crate) struct BinningPass {
     pub lookback_window: u32,
     pub reload: bool,
     pub sequential: bool,
-    /// With `sequential`: the scattered positions' buckets wait in shared memory.
-    pub shared_buckets: bool,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -458,9 +446,7 @@ impl BinningPass {
         // One plane (the permutation's passes) or planes in sequence: a word per 32 staged
         // words too (s_blk; one word elsewhere, counted for every kernel).
         let blk = |stage: u32| if one_plane || sequential { stage / 32 + 1 } else { 1 };
-        // With `shared_buckets`, each lane's packed buckets (four to a word) after the plane.
-        let shared_buckets = sequential && p.shared_buckets;
-        let stage = |items: u32| rows.max(workgroup_size * (items * planes + if shared_buckets { items.div_ceil(4) } else { 0 }));
+        let stage = |items: u32| rows.max(workgroup_size * items * planes);
         let fits = |items: u32| stage(items) + blk(stage(items)) + FIXED_SHARED_WORDS <= shared_words;
         // A position in the tile takes 16 bits of the kernel's per-element word.
         let mut items = items.min(MAX_TILE / workgroup_size);
@@ -513,7 +499,6 @@ impl BinningPass {
                 !p.late_counts as u32,
                 kernel.role,
                 sequential as u32,
-                shared_buckets as u32,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -539,7 +524,6 @@ impl BinningPass {
             lookback_window: p.lookback_window,
             reload: p.reload,
             sequential,
-            shared_buckets,
             pipeline,
         })
     }
@@ -554,11 +538,7 @@ impl BinningPass {
         let planes = if self.stage_all { ", planes" } else { "" };
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
         let reload = if self.reload { "" } else { ", kept" };
-        let planes = match (self.sequential, self.shared_buckets) {
-            (true, true) => ", planes in sequence, buckets shared",
-            (true, false) => ", planes in sequence",
-            _ => planes,
-        };
+        let planes = if self.sequential { ", planes in sequence" } else { planes };
         format!("tile {} ({}x{}, {}{reload}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }
@@ -600,7 +580,7 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "512x10xnoseq", "448x16xspd", "autoxautoxcr0", "64x8xballotsxlate", "64x15xkeepxlatexlb4"] {
+        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "512x10xnoseq", "autoxautoxcr0", "64x8xballotsxlate", "64x15xkeepxlatexlb4"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);
