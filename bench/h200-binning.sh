@@ -247,6 +247,28 @@ step u64-18 150 $B bench sort --n 2^26,2^27 --key u64 --values 0 --binning-polic
 # is a lower bound on a stable one. Against the 8-bit sort's passes, with profiles.
 [ -x target/exp/vkprims-wide11 ] && step wide18 200 target/exp/vkprims-wide11 bench sort --n 2^20,2^24,2^28 --key u32 --values 0 --trials 10 --profile --json "$OUT/wide18.json"
 step keys18 200 $B bench sort --n 2^20,2^24,2^28 --key u32 --values 0 --trials 10 --profile --json "$OUT/keys18.json"
+# Session 18: where the pair pass's registers peak: the registers of 4-byte pairs and keys
+# alone with phases skipped (skip 1 look-back, 2 stores, 3 both; with ballots, 4 the
+# ranking), at 448x16 and 384x22 (the slope an item); and u64 keys at 448x13 (5,824 a tile,
+# 71 registers, which 48 KiB now holds) against the 384x15 default.
+R18="448x16,448x16xskip1,448x16xskip2,448x16xskip3,448x16xballots,448x16xballotsxskip4,384x22,384x22xskip1,384x22xskip2,384x22xskip3,384x22xballots,384x22xballotsxskip4"
+if want regs18; then timeout 90 $B pipelines --stats --binning-policy "$R18" | grep -E '^sort_onesweep_k32_v[01] \(sort u32 values [04]B middle' > "$OUT/regs18.md" 2> "$OUT/regs18.log"; fi
+step u64-18b 150 $B bench sort --n 2^26,2^27 --key u64 --values 0 --binning-policy auto,448x13 --trials 10 --json "$OUT/u64-18b.json"
+# Session 18: the pair pass's registers peak in its scatter (skip 2: 70 -> 63 at 448x16).
+# Experiment binaries target/exp/vkprims-chunkN: the key and value scatters of 4-byte pairs
+# rolled, N rounds a loop trip, the buckets in the lane's shared words; registers and 2^26
+# pairs at tiles that need at most 64 (512 wide) or 72 (448) for two workgroups an SM.
+C18="auto,512x16,512x15,448x17,384x20"
+for X in $B target/exp/vkprims-chunk*; do
+  N=$(basename "$X")
+  if want chunk18 && [ -x "$X" ]; then timeout 60 $X pipelines --stats --binning-policy "$C18" | grep -E '^sort_onesweep_k32_v1 \(sort u32' > "$OUT/chunk18-stats-$N.md" 2>&1; fi
+  [ -x "$X" ] && step "chunk18-$N" 150 $X bench sort --n 2^26 --key u32 --values 4 --binning-policy "$C18" --trials 10 --json "$OUT/chunk18-$N.json"
+done
+# Session 18's final binary: u32 keys and pairs at 2^20 and 2^28, u64 keys at CUB's 2^27
+# (448x13 now), with profiles; then phase clocks of 4-byte keys and pairs at 2^26.
+step final18 170 $B bench sort --n 2^20,2^28 --key u32 --values 0,4 --trials 10 --profile --json "$OUT/final18.json"
+step final18-u64 90 $B bench sort --n 2^27 --key u64 --values 0 --trials 10 --profile --json "$OUT/final18-u64.json"
+step clocks18 60 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy autoxautoxclocks --trials 5 --json "$OUT/clocks18.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

@@ -243,11 +243,13 @@ impl BinningPolicy {
     /// (bench/results/h200/binning/session10/1-tiles, 2-tiles). Two words now means u64 keys
     /// (4-byte pairs stage their planes in sequence): 384x14 (70 registers, two workgroups of
     /// 384) 4.588 ms at 2^26, 448x12 4.609, 320x17 4.635, 512x10 4.656, 448x11 4.775, 256x22
-    /// 4.823 (bench/results/h200/binning/session15/8-u64-tiles); 384x15 (73 registers, CUB's
-    /// u64 tile), which fits 48 KiB since the fallback's histogram shares the look-back's
-    /// words: 4.412 against 4.528 at 2^26, 8.694 against 8.929 at 2^27
-    /// (session18/2-pd-u64).
-    pub const AUTO_TILE: [(u32, u32); 3] = [(512, 16), (384, 15), (256, 15)];
+    /// 4.823 (bench/results/h200/binning/session15/8-u64-tiles). Since the fallback's
+    /// histogram shares the look-back's words, 48 KiB holds larger tiles: 384x15 (73
+    /// registers, CUB's u64 tile) 4.412 against 4.528 at 2^26, 8.694 against 8.929 at 2^27
+    /// (session18/2-pd-u64); 448x13 (71 registers, two workgroups of 448, 5,824 keys a tile)
+    /// 4.371 against 4.399 and 8.595 against 8.662 (session18/4-regs). On devices with
+    /// 64-lane subgroups the workgroup is lowered to 384, a multiple of their width.
+    pub const AUTO_TILE: [(u32, u32); 3] = [(512, 16), (448, 13), (256, 15)];
     /// The default tile of 4-byte pairs with the planes in sequence
     /// ([`BinningPolicy::sequential_planes`]): 448x16 (70 registers, two workgroups an H200
     /// SM) took 0.622 ms for a 256-way multisplit of 2^26 pairs, 384x18 (79) 0.633, 384x16
