@@ -124,7 +124,7 @@ shared uint s_mem[STAGE_WORDS];  // counter rows, then one word plane of the til
 shared uint s_start[256];        // where each bucket starts in the tile
 shared uint s_glob[256];         // global index of the tile's first element of a bucket, minus its tile position
 // The fallback's histogram of a predecessor shares s_glob's words (the 1 KiB lets 64-bit keys
-// stage 384x15 tiles in 48 KiB): bucket d's word is read and written only by the invocation
+// stage 448x13 tiles in 48 KiB): bucket d's word is read and written only by the invocation
 // that owns d in look_back, except by the counting between fallback_histogram's barriers, and
 // every round rewrites s_glob for every complete bucket before its barrier.
 #define s_fb s_glob

@@ -448,15 +448,11 @@ impl BinningPass {
         // One plane (the permutation's passes) or planes in sequence: a word per 32 staged
         // words too (s_blk; one word elsewhere, counted for every kernel).
         let blk = |stage: u32| if one_plane || sequential { stage / 32 + 1 } else { 1 };
-        let stage = |items: u32| rows.max(workgroup_size * items * planes);
-        let fits = |items: u32| stage(items) + blk(stage(items)) + FIXED_SHARED_WORDS <= shared_words;
+        let fit = shared_words.saturating_sub(FIXED_SHARED_WORDS + blk(0)) * 32 / (32 * planes + blk(32) - blk(0)) / workgroup_size;
         // A position in the tile takes 16 bits of the kernel's per-element word.
-        let mut items = items.min(MAX_TILE / workgroup_size);
-        while items > 0 && !fits(items) {
-            items -= 1;
-        }
-        let stage_words = stage(items);
-        if items == 0 {
+        let items = items.min(fit).min(MAX_TILE / workgroup_size);
+        let stage_words = rows.max(workgroup_size * items * planes);
+        if items == 0 || stage_words + blk(stage_words) + FIXED_SHARED_WORDS > shared_words {
             return invalid(format!("{what}: a workgroup of {workgroup_size} does not fit in {} bytes of shared memory", shared_words * 4));
         }
         let tile = workgroup_size as u64 * items as u64;
