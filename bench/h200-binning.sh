@@ -269,6 +269,15 @@ done
 step final18 170 $B bench sort --n 2^20,2^28 --key u32 --values 0,4 --trials 10 --profile --json "$OUT/final18.json"
 step final18-u64 90 $B bench sort --n 2^27 --key u64 --values 0 --trials 10 --profile --json "$OUT/final18-u64.json"
 step clocks18 60 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy autoxautoxclocks --trials 5 --json "$OUT/clocks18.json"
+# Session 19: a subgroup barrier after each scatter round (xfenceN, CUB's WARP_SYNC: the
+# driver then cannot hoist every round's shared reads and hold them in registers), registers
+# and 2^26 sorts at tiles that fit two workgroups an SM only with fewer registers; and the
+# upfront histogram's counter copies (xhsN, 16-bit counts), with profiles.
+P19="auto,autoxautoxfence1,autoxautoxfence2,384x22xfence1,384x23xfence1,448x18xfence1,512x16xfence1,448x14xfence1,512x12xfence1"
+if want regs19; then timeout 90 $B pipelines --stats --binning-policy "$P19" | grep -E '^sort_onesweep_k(32|64)_v[01] \(sort (u32|u64) values [04]B middle' > "$OUT/regs19.md" 2> "$OUT/regs19.log"; fi
+step fence19-pairs 200 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,autoxautoxfence1,autoxautoxfence2,384x22xfence1,384x23xfence1,448x18xfence1,512x16xfence1 --trials 5 --json "$OUT/fence19-pairs.json"
+step fence19-u64 150 $B bench sort --n 2^26 --key u64 --values 0 --binning-policy auto,autoxautoxfence1,448x14xfence1,512x12xfence1,autoxautoxhs8 --trials 5 --profile --json "$OUT/fence19-u64.json"
+step hist19 120 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy auto,autoxautoxhs8,autoxautoxhs16,autoxautoxfence1 --trials 5 --profile --json "$OUT/hist19.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

@@ -110,6 +110,16 @@ layout(constant_id = 14) const uint EARLY = 1;
 // values read once with the keys to warm the cache, were slower on the H200:
 // bench/results/h200/binning/session14.)
 layout(constant_id = 16) const uint SEQ_PLANES = 0;
+// The scatter's rounds fenced by a subgroup barrier (CUB's WARP_SYNC after each store), so
+// the compiler cannot hoist every round's shared reads above the first stores and hold them
+// in registers: 1 orders shared memory, 2 shared and buffer memory, 0 no fence.
+layout(constant_id = 17) const uint SCATTER_FENCE = 0;
+void scatter_fence() {
+    if (SCATTER_FENCE == 1u)
+        controlBarrier(gl_ScopeSubgroup, gl_ScopeSubgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease);
+    else if (SCATTER_FENCE == 2u)
+        controlBarrier(gl_ScopeSubgroup, gl_ScopeSubgroup, gl_StorageSemanticsShared | gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
+}
 #if KEY64 == 0 && VALUE_WORDS == 1
 const uint SEQ = SEQ_PLANES;
 #else
@@ -644,11 +654,13 @@ void scatter_planes(uint tile, uint count) {
     if (one_plane()) {
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
             uint i = r * wg + gl_LocalInvocationIndex;
-            if (i >= count) continue;
-            uint w = s_mem[i];
-            uint b = plane_has_key() ? bucket_of(0u, plane_key(w)) : blk_bucket(i);
-            uint dst = s_glob[b] + i;
-            if ((DEBUG_SKIP & 2u) == 0u) plane_scatter(dst, tile * t, w);
+            if (i < count) {
+                uint w = s_mem[i];
+                uint b = plane_has_key() ? bucket_of(0u, plane_key(w)) : blk_bucket(i);
+                uint dst = s_glob[b] + i;
+                if ((DEBUG_SKIP & 2u) == 0u) plane_scatter(dst, tile * t, w);
+            }
+            scatter_fence();
         }
         return;
     }
@@ -660,11 +672,13 @@ void scatter_planes(uint tile, uint count) {
         [[unroll]] for (uint q = 0u; q < (ITEMS + 3u) / 4u; ++q) pd[q] = 0u;
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
             uint i = r * wg + gl_LocalInvocationIndex;
-            if (i >= count) continue;
-            KEY k = s_mem[i];
-            uint b = bucket_is_key_function() ? bucket_of(0u, k) : blk_bucket(i);
-            pd[r / 4u] |= b << (8u * (r % 4u));
-            if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) key_out(s_glob[b] + i, k);
+            if (i < count) {
+                KEY k = s_mem[i];
+                uint b = bucket_is_key_function() ? bucket_of(0u, k) : blk_bucket(i);
+                pd[r / 4u] |= b << (8u * (r % 4u));
+                if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) key_out(s_glob[b] + i, k);
+            }
+            scatter_fence();
         }
         // Values, read now (first time), staged in the same words. The tile is read from
         // shared memory again, after the barrier, so the driver cannot hoist the loads into
@@ -678,29 +692,34 @@ void scatter_planes(uint tile, uint count) {
         barrier();
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
             uint i = r * wg + gl_LocalInvocationIndex;
-            if (i >= count || (DEBUG_SKIP & 2u) != 0u) continue;
-            uint b = (pd[r / 4u] >> (8u * (r % 4u))) & 0xFFu;
-            vals_out[s_glob[b] + i] = s_mem[i];
+            if (i < count && (DEBUG_SKIP & 2u) == 0u) {
+                uint b = (pd[r / 4u] >> (8u * (r % 4u))) & 0xFFu;
+                vals_out[s_glob[b] + i] = s_mem[i];
+            }
+            scatter_fence();
         }
         return;
     }
 #endif
     [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
         uint i = r * wg + gl_LocalInvocationIndex;
-        if (i >= count) continue;
+        if (i < count) {
 #if KEY64
-        KEY k = KEY(s_mem[i]) | (KEY(s_mem[t + i]) << 32);
+            KEY k = KEY(s_mem[i]) | (KEY(s_mem[t + i]) << 32);
 #else
-        KEY k = s_mem[i];
+            KEY k = s_mem[i];
 #endif
-        uint dst = s_glob[bucket_is_key_function() ? bucket_of(0u, k) : bucket_at(i)] + i;
-        if ((DEBUG_SKIP & 2u) != 0u) continue;
-        if (pass_writes_keys()) key_out(dst, k);
+            uint dst = s_glob[bucket_is_key_function() ? bucket_of(0u, k) : bucket_at(i)] + i;
+            if ((DEBUG_SKIP & 2u) == 0u) {
+                if (pass_writes_keys()) key_out(dst, k);
 #if VALUE_WORDS == 1
-        vals_out[dst] = s_mem[KEY_WORDS * t + i];
+                vals_out[dst] = s_mem[KEY_WORDS * t + i];
 #elif VALUE_WORDS == 2
-        vals_out[dst] = uvec2(s_mem[KEY_WORDS * t + i], s_mem[(KEY_WORDS + 1u) * t + i]);
+                vals_out[dst] = uvec2(s_mem[KEY_WORDS * t + i], s_mem[(KEY_WORDS + 1u) * t + i]);
 #endif
+            }
+        }
+        scatter_fence();
     }
 }
 
