@@ -278,6 +278,14 @@ if want regs19; then timeout 90 $B pipelines --stats --binning-policy "$P19" | g
 step fence19-pairs 200 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,autoxautoxfence1,autoxautoxfence2,384x22xfence1,384x23xfence1,448x18xfence1,512x16xfence1 --trials 5 --json "$OUT/fence19-pairs.json"
 step fence19-u64 150 $B bench sort --n 2^26 --key u64 --values 0 --binning-policy auto,autoxautoxfence1,448x14xfence1,512x12xfence1,autoxautoxhs8 --trials 5 --profile --json "$OUT/fence19-u64.json"
 step hist19 120 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy auto,autoxautoxhs8,autoxautoxhs16,autoxautoxfence1 --trials 5 --profile --json "$OUT/hist19.json"
+# Session 19: the pairs' values read behind the look-back to warm the cache for the value
+# round (xwarm), with registers, phase clocks, and the 256-way multisplit of pairs; u64
+# keys' phase clocks (CUB's u64 pass is 7% faster per tile of the same size).
+W19="auto,autoxautoxwarm,autoxautoxwarmxfence1,384x18xwarm,448x17xwarm"
+if want regs19b; then timeout 90 $B pipelines --stats --binning-policy "$W19" | grep -E '^sort_onesweep_k32_v1 \(sort u32 values 4B middle' > "$OUT/regs19b.md" 2> "$OUT/regs19b.log"; fi
+step warm19 200 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,autoxautoxwarm,autoxautoxwarmxfence1,autoxautoxclocks,autoxautoxwarmxclocks --trials 5 --json "$OUT/warm19.json"
+step warm19-ms 150 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --binning-policy auto,autoxautoxwarm --trials 5 --json "$OUT/warm19-ms.json"
+step clocks19-u64 60 $B bench sort --n 2^26 --key u64 --values 0 --binning-policy autoxautoxclocks --trials 5 --json "$OUT/clocks19-u64.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

@@ -188,6 +188,11 @@ pub struct BinningPolicy {
     /// 32-bit counts.
     #[serde(default = "default_histogram_spread")]
     pub histogram_spread: u32,
+    /// 4-byte pairs with their planes in sequence: read the tile's values once the keys are
+    /// staged and hold them through the look-back (`xwarm`), so the value round finds them
+    /// in cache.
+    #[serde(default)]
+    pub warm_values: bool,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -244,6 +249,7 @@ impl Default for BinningPolicy {
             second_pass_tiles: default_second_pass_tiles(),
             scatter_fence: 0,
             histogram_spread: default_histogram_spread(),
+            warm_values: false,
         }
     }
 }
@@ -280,7 +286,7 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xlbN][xhgN][xhscalar][xfenceN][xhsN]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xlbN][xhgN][xhscalar][xfenceN][xhsN][xwarm]
     /// [xclocks][xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
@@ -289,11 +295,11 @@ impl BinningPolicy {
     /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `crN`:
     /// [`BinningPolicy::second_pass_tiles`]; `lbN`: the look-back window; `hgN`: the upfront
     /// histogram's workgroups; `hscalar`: [`BinningPolicy::histogram_scalar_loads`]; `fenceN`: [`BinningPolicy::scatter_fence`]; `hsN`:
-    /// [`BinningPolicy::histogram_spread`];
+    /// [`BinningPolicy::histogram_spread`]; `warm`: [`BinningPolicy::warm_values`];
     /// `clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xlbN][xhgN][xhscalar][xfenceN][xhsN][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xlbN][xhgN][xhscalar][xfenceN][xhsN][xwarm][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -317,6 +323,7 @@ impl BinningPolicy {
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 ("hscalar", _) => p.histogram_scalar_loads = true,
+                ("warm", _) => p.warm_values = true,
                 (r, _) if r.starts_with("fence") => p.scatter_fence = r[5..].parse().ok().filter(|&f| f <= 2).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hs") => {
                     p.histogram_spread = r[2..].parse().ok().filter(|&g: &u32| g.is_power_of_two() && g <= 16).ok_or_else(bad)?
@@ -348,6 +355,7 @@ impl BinningPolicy {
             (self.histogram_scalar_loads, "xhscalar".into()),
             (self.scatter_fence != d.scatter_fence, format!("xfence{}", self.scatter_fence)),
             (self.histogram_spread != d.histogram_spread, format!("xhs{}", self.histogram_spread)),
+            (self.warm_values, "xwarm".into()),
             (self.phase_clocks, "xclocks".into())]
         {
             if on {
@@ -384,6 +392,7 @@ pub(crate) struct BinningPass {
     pub reload: bool,
     pub sequential: bool,
     pub scatter_fence: u32,
+    pub warm_values: bool,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -522,6 +531,7 @@ impl BinningPass {
                 kernel.role,
                 sequential as u32,
                 p.scatter_fence,
+                p.warm_values as u32,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -548,6 +558,7 @@ impl BinningPass {
             reload: p.reload,
             sequential,
             scatter_fence: p.scatter_fence,
+            warm_values: p.warm_values && sequential,
             pipeline,
         })
     }
@@ -564,7 +575,8 @@ impl BinningPass {
         let reload = if self.reload { "" } else { ", kept" };
         let planes = if self.sequential { ", planes in sequence" } else { planes };
         let fence = if self.scatter_fence != 0 { format!(", scatter fence {}", self.scatter_fence) } else { String::new() };
-        format!("tile {} ({}x{}, {}{reload}{planes}{window}{fence}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
+        let warm = if self.warm_values { ", values warmed" } else { "" };
+        format!("tile {} ({}x{}, {}{reload}{planes}{warm}{window}{fence}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }
 
