@@ -286,6 +286,12 @@ if want regs19b; then timeout 90 $B pipelines --stats --binning-policy "$W19" | 
 step warm19 200 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,autoxautoxwarm,autoxautoxwarmxfence1,autoxautoxclocks,autoxautoxwarmxclocks --trials 5 --json "$OUT/warm19.json"
 step warm19-ms 150 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --binning-policy auto,autoxautoxwarm --trials 5 --json "$OUT/warm19-ms.json"
 step clocks19-u64 60 $B bench sort --n 2^26 --key u64 --values 0 --binning-policy autoxautoxclocks --trials 5 --json "$OUT/clocks19-u64.json"
+# Session 19: the first look-back round read as soon as the tile's counts are posted
+# (xlbpre), behind the ranking and staging; registers, 2^26 sorts and phase clocks.
+L19="auto,autoxautoxlbpre"
+if want regs19c; then timeout 90 $B pipelines --stats --binning-policy "$L19" | grep -E '^sort_onesweep_k(32|64)_v[01] \(sort (u32|u64) values [04]B middle' > "$OUT/regs19c.md" 2> "$OUT/regs19c.log"; fi
+step lbpre19 150 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy auto,autoxautoxlbpre,autoxautoxlbprexclocks --trials 5 --json "$OUT/lbpre19.json"
+step lbpre19-u64 120 $B bench sort --n 2^26 --key u64 --values 0 --binning-policy auto,autoxautoxlbpre,autoxautoxlbprexclocks --trials 5 --json "$OUT/lbpre19-u64.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

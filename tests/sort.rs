@@ -350,9 +350,10 @@ fn ranking_variants() {
 #[test]
 fn lookback_windows() {
     // One earlier tile per look-back round, an odd window and the widest, with and without
-    // forced fallbacks (a forced tile ends a window early).
+    // forced fallbacks (a forced tile ends a window early); the first round read early
+    // (`xlbpre`).
     let ctx = common::ctx();
-    for (policy, period) in [("64x9xlb1", 0), ("64x9xlb1", 3), ("128x7xlb33", 2), ("64x15xlb64", 5)] {
+    for (policy, period) in [("64x9xlb1", 0), ("64x9xlb1", 3), ("128x7xlb33", 2), ("64x15xlb64", 5), ("64x9xlbpre", 0), ("128x7xlbprexlb3", 2), ("64x15xlbpre", 5)] {
         let mut d = SortDesc::new(KeyType::U32, 40_009);
         d.policy = vkprims::prims::binning::BinningPolicy::parse(policy).unwrap();
         d.value_bytes = 4;

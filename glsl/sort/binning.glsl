@@ -470,19 +470,37 @@ void bucket_offsets(out uint hist[4]) {
 // Earlier tiles read per look-back round (independent loads, one latency): a tile late in a
 // wave of concurrent tiles walks back to the last wave's inclusive prefixes.
 layout(constant_id = 12) const uint LB_WINDOW = 8;
+// 1 (policy flag `xlbpre`): the first look-back round of each invocation's first bucket is
+// read as soon as the tile's counts are posted, and taken after the ranking and staging, so
+// its latency hides behind them. Its words may be older than a round read then, which is
+// still right: a word only ever moves NOT_READY -> AGGREGATE -> INCLUSIVE with final counts.
+layout(constant_id = 19) const uint LB_PREFETCH = 0;
+uint lb_pre[LB_WINDOW];
 shared uint s_stuck[2];  // per fallback round, by parity: 1 + the newest stuck tile, 0: none
 
 // Walks bucket d back from tile `look`, adding into `sum`; true when an inclusive prefix was
 // reached, false when tile `look` stayed not ready for SPIN_LIMIT rounds (or is forced).
-bool walk(uint d, inout uint look, inout uint sum) {
+// The window of tile `look` for bucket d (before tile 0: an empty inclusive prefix).
+void read_window(uint d, uint look, out uint w[LB_WINDOW]) {
+    [[unroll]] for (uint i = 0u; i < LB_WINDOW; ++i)
+        w[i] = i <= look ? atomicLoad(state[STATE_BASE + (look - i) * 256u + d], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed)
+                         : (INCLUSIVE << 30);
+}
+// LB_PREFETCH: the first round of this invocation's first bucket (lid < 256), read early.
+void prefetch_window(uint tile) {
+    if (LB_PREFETCH != 0u && gl_LocalInvocationIndex < 256u && tile > 0u) read_window(gl_LocalInvocationIndex, tile - 1u, lb_pre);
+}
+// `pre`: take the first round's words from lb_pre.
+bool walk(uint d, inout uint look, inout uint sum, bool pre) {
     uint spins = 0u;
     for (;;) {
         uint w[LB_WINDOW];
-        [[unroll]] for (uint i = 0u; i < LB_WINDOW; ++i) {
-            // Before tile 0: an empty inclusive prefix.
-            w[i] = i <= look ? atomicLoad(state[STATE_BASE + (look - i) * 256u + d], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed)
-                             : (INCLUSIVE << 30);
+        if (pre) {
+            [[unroll]] for (uint i = 0u; i < LB_WINDOW; ++i) w[i] = lb_pre[i];
+        } else {
+            read_window(d, look, w);
         }
+        pre = false;
         // Take the window's words in order up to the first not-ready tile or an inclusive
         // prefix; unrolled with flags rather than a break, so w[] stays in registers.
         uint i = 0u;
@@ -531,7 +549,7 @@ void look_back(uint tile, uint hist[4]) {
         for (uint k = 0u; k < 4u; ++k) {
             uint d = lid + k * wg;
             if ((done & (1u << k)) != 0u) continue;
-            if (walk(d, look[k], sum[k])) {
+            if (walk(d, look[k], sum[k], LB_PREFETCH != 0u && r == 0u && k == 0u)) {
                 done |= 1u << k;
                 post(tile, d, INCLUSIVE, sum[k] + hist[k]);
             } else {
@@ -802,6 +820,7 @@ void binning_pass() {
         count_tile();
         bucket_offsets(hist);
         post_counts(tile, hist);
+        prefetch_window(tile);
         phase_end(1u);
         rank_steps();
     } else {
@@ -820,6 +839,7 @@ void binning_pass() {
     if (!early) {
         bucket_offsets(hist);
         post_counts(tile, hist);
+        prefetch_window(tile);
         // Positions in the tile; the counter rows are then dead and s_mem takes the first plane.
         uint sg = ATOMIC_RANK != 0u ? 0u : gl_SubgroupID;
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {

@@ -193,6 +193,10 @@ pub struct BinningPolicy {
     /// in cache.
     #[serde(default)]
     pub warm_values: bool,
+    /// Read the first look-back round of each invocation's first bucket as soon as the
+    /// tile's counts are posted (`xlbpre`), so its latency hides behind the ranking.
+    #[serde(default)]
+    pub lookback_prefetch: bool,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -250,6 +254,7 @@ impl Default for BinningPolicy {
             scatter_fence: 0,
             histogram_spread: default_histogram_spread(),
             warm_values: false,
+            lookback_prefetch: false,
         }
     }
 }
@@ -286,7 +291,7 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xlbN][xhgN][xhscalar][xfenceN][xhsN][xwarm]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xlbN][xhgN][xhscalar][xfenceN][xhsN][xwarm][xlbpre]
     /// [xclocks][xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
@@ -295,11 +300,12 @@ impl BinningPolicy {
     /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `crN`:
     /// [`BinningPolicy::second_pass_tiles`]; `lbN`: the look-back window; `hgN`: the upfront
     /// histogram's workgroups; `hscalar`: [`BinningPolicy::histogram_scalar_loads`]; `fenceN`: [`BinningPolicy::scatter_fence`]; `hsN`:
-    /// [`BinningPolicy::histogram_spread`]; `warm`: [`BinningPolicy::warm_values`];
+    /// [`BinningPolicy::histogram_spread`]; `warm`: [`BinningPolicy::warm_values`]; `lbpre`:
+    /// [`BinningPolicy::lookback_prefetch`];
     /// `clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xlbN][xhgN][xhscalar][xfenceN][xhsN][xwarm][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xlbN][xhgN][xhscalar][xfenceN][xhsN][xwarm][xlbpre][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -319,6 +325,7 @@ impl BinningPolicy {
                 ("late", _) => p.late_counts = true,
                 ("noseq", _) => p.sequential_planes = false,
                 ("stablefirst", _) => p.atomic_first_keys = false,
+                ("lbpre", _) => p.lookback_prefetch = true,
                 (r, _) if r.starts_with("cr") => p.second_pass_tiles = r[2..].parse().map_err(|_| bad())?,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
@@ -356,6 +363,7 @@ impl BinningPolicy {
             (self.scatter_fence != d.scatter_fence, format!("xfence{}", self.scatter_fence)),
             (self.histogram_spread != d.histogram_spread, format!("xhs{}", self.histogram_spread)),
             (self.warm_values, "xwarm".into()),
+            (self.lookback_prefetch, "xlbpre".into()),
             (self.phase_clocks, "xclocks".into())]
         {
             if on {
@@ -393,6 +401,7 @@ pub(crate) struct BinningPass {
     pub sequential: bool,
     pub scatter_fence: u32,
     pub warm_values: bool,
+    pub lookback_prefetch: bool,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -532,6 +541,7 @@ impl BinningPass {
                 sequential as u32,
                 p.scatter_fence,
                 p.warm_values as u32,
+                p.lookback_prefetch as u32,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -559,6 +569,7 @@ impl BinningPass {
             sequential,
             scatter_fence: p.scatter_fence,
             warm_values: p.warm_values && sequential,
+            lookback_prefetch: p.lookback_prefetch,
             pipeline,
         })
     }
@@ -576,6 +587,7 @@ impl BinningPass {
         let planes = if self.sequential { ", planes in sequence" } else { planes };
         let fence = if self.scatter_fence != 0 { format!(", scatter fence {}", self.scatter_fence) } else { String::new() };
         let warm = if self.warm_values { ", values warmed" } else { "" };
+        let warm = if self.lookback_prefetch { format!("{warm}, look-back prefetch") } else { warm.to_string() };
         format!("tile {} ({}x{}, {}{reload}{planes}{warm}{window}{fence}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }
