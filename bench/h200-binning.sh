@@ -269,6 +269,9 @@ done
 step final18 170 $B bench sort --n 2^20,2^28 --key u32 --values 0,4 --trials 10 --profile --json "$OUT/final18.json"
 step final18-u64 90 $B bench sort --n 2^27 --key u64 --values 0 --trials 10 --profile --json "$OUT/final18-u64.json"
 step clocks18 60 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy autoxautoxclocks --trials 5 --json "$OUT/clocks18.json"
+# Session 19's experiment flags (xfenceN, xhsN, xwarm, xlbpre) exist only with
+# bench/results/h200/binning/session19/experiments.patch (on 5393528): all four were measured
+# and removed (FINDINGS.md, session 19).
 # Session 19: a subgroup barrier after each scatter round (xfenceN, CUB's WARP_SYNC: the
 # driver then cannot hoist every round's shared reads and hold them in registers), registers
 # and 2^26 sorts at tiles that fit two workgroups an SM only with fewer registers; and the

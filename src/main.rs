@@ -224,7 +224,7 @@ struct BenchArgs {
     #[arg(long, value_delimiter = ',')]
     policy: Vec<String>,
     /// Binning-pass policies of sort, multisplit and permutation to compare, `auto` or
-    /// WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xlbN][xhgN][xhscalar][xfenceN][xhsN][xwarm][xlbpre][xclocks][xskipN]
+    /// WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xlbN][xhgN][xhscalar][xclocks][xskipN]
     /// (default: auto, 512x16 for 4-byte keys alone, 448x16 for 4-byte pairs (their key and
     /// value planes through shared memory in sequence; `xnoseq`: both at once), 448x13 for
     /// other 8-byte elements (u64 keys, or pairs with `xnoseq`), else 256x15; items are lowered to fit shared memory; WORKGROUP or ITEMS may
@@ -237,11 +237,7 @@ struct BenchArgs {
     /// among equal keys can show there, and from 4,096 tiles, `xcrN` for N, the second pass
     /// ranks with atomics in class rounds, the first pass's buckets in order); `xlbN` reads N earlier tiles per look-back round (default 8);
     /// `xhgN` runs the upfront histogram on N workgroups (default 2048); `xhscalar`
-    /// makes it load one key at a time instead of 16 bytes; `xhsN` gives it N copies of
-    /// 16-bit counters (a power of two to 16); `xfenceN` puts a subgroup barrier after each
-    /// scatter round (1: shared memory, 2: shared and buffer memory); `xwarm` reads 4-byte
-    /// pairs' values behind the look-back to warm the cache; `xlbpre` reads the first
-    /// look-back round before the ranking; `xclocks` times the
+    /// makes it load one key at a time instead of 16 bytes; `xclocks` times the
     /// sort's binning phases with VK_KHR_shader_clock; `xskipN` skips phases for timing
     /// experiments, so its results fail validation: bit 0 look-back, 1 stores, 2 ranking,
     /// 3 peer matching only, 4 step counters only (2-4 with `xballots` or `xpart`); bits 5

@@ -110,26 +110,11 @@ layout(constant_id = 14) const uint EARLY = 1;
 // values read once with the keys to warm the cache, were slower on the H200:
 // bench/results/h200/binning/session14.)
 layout(constant_id = 16) const uint SEQ_PLANES = 0;
-// The scatter's rounds fenced by a subgroup barrier (CUB's WARP_SYNC after each store), so
-// the compiler cannot hoist every round's shared reads above the first stores and hold them
-// in registers: 1 orders shared memory, 2 shared and buffer memory, 0 no fence.
-layout(constant_id = 17) const uint SCATTER_FENCE = 0;
-void scatter_fence() {
-    if (SCATTER_FENCE == 1u)
-        controlBarrier(gl_ScopeSubgroup, gl_ScopeSubgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease);
-    else if (SCATTER_FENCE == 2u)
-        controlBarrier(gl_ScopeSubgroup, gl_ScopeSubgroup, gl_StorageSemanticsShared | gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
-}
 #if KEY64 == 0 && VALUE_WORDS == 1
 const uint SEQ = SEQ_PLANES;
 #else
 const uint SEQ = 0u;
 #endif
-// 1 (SEQ only; policy flag `xwarm`): the tile's values are read once the keys are staged and
-// held through the look-back, which hides their latency, then dropped, so that the value
-// round (after the key scatter) finds them in the L1 cache rather than device memory. The
-// look-back holds few registers, so this costs none at the kernel's peak (the key scatter).
-layout(constant_id = 18) const uint VALUE_WARM = 0;
 
 const uint STATE_BASE = 4u;
 const uint NOT_READY = 0u, AGGREGATE = 1u, INCLUSIVE = 2u;
@@ -145,7 +130,6 @@ shared uint s_glob[256];         // global index of the tile's first element of 
 #define s_fb s_glob
 shared uint s_sums[32];          // scan of the bucket totals: per-subgroup sums
 shared uint s_tile;
-shared uint s_warm;  // VALUE_WARM: keeps the warming loads (never read)
 #ifndef ONE_PLANE
 const uint ONE_PLANE_ON = 0u;
 #endif
@@ -349,16 +333,22 @@ void rank_steps() {
 bool class_rounds() { return false; }
 uint class_start(uint c) { return 0u; }
 #endif
-// The first class start after input index i, or n, from the class starts in s_start (free
-// while ranking; read from the buffers with one load per invocation, not a binary search of
-// dependent loads, which the H200 ran no slower: bench/results/h200/binning/session17/6-*).
-uint class_end(uint i) {
+// How many of the 256 ascending starts in s_start are at most i: a binary search.
+uint starts_through(uint i) {
     uint lo = 0u, hi = 256u;
     while (lo < hi) {
         uint mid = (lo + hi) / 2u;
         if (s_start[mid] <= i) lo = mid + 1u; else hi = mid;
     }
-    return lo < 256u ? s_start[lo] : pc.n;
+    return lo;
+}
+
+// The first class start after input index i, or n, from the class starts in s_start (free
+// while ranking; read from the buffers with one load per invocation, not a binary search of
+// dependent loads, which the H200 ran no slower: bench/results/h200/binning/session17/6-*).
+uint class_end(uint i) {
+    uint c = starts_through(i);
+    return c < 256u ? s_start[c] : pc.n;
 }
 
 // Step 1 (EARLY = 0): rank every element among its bucket's peers of the same subgroup (or
@@ -470,37 +460,19 @@ void bucket_offsets(out uint hist[4]) {
 // Earlier tiles read per look-back round (independent loads, one latency): a tile late in a
 // wave of concurrent tiles walks back to the last wave's inclusive prefixes.
 layout(constant_id = 12) const uint LB_WINDOW = 8;
-// 1 (policy flag `xlbpre`): the first look-back round of each invocation's first bucket is
-// read as soon as the tile's counts are posted, and taken after the ranking and staging, so
-// its latency hides behind them. Its words may be older than a round read then, which is
-// still right: a word only ever moves NOT_READY -> AGGREGATE -> INCLUSIVE with final counts.
-layout(constant_id = 19) const uint LB_PREFETCH = 0;
-uint lb_pre[LB_WINDOW];
 shared uint s_stuck[2];  // per fallback round, by parity: 1 + the newest stuck tile, 0: none
 
 // Walks bucket d back from tile `look`, adding into `sum`; true when an inclusive prefix was
 // reached, false when tile `look` stayed not ready for SPIN_LIMIT rounds (or is forced).
-// The window of tile `look` for bucket d (before tile 0: an empty inclusive prefix).
-void read_window(uint d, uint look, out uint w[LB_WINDOW]) {
-    [[unroll]] for (uint i = 0u; i < LB_WINDOW; ++i)
-        w[i] = i <= look ? atomicLoad(state[STATE_BASE + (look - i) * 256u + d], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed)
-                         : (INCLUSIVE << 30);
-}
-// LB_PREFETCH: the first round of this invocation's first bucket (lid < 256), read early.
-void prefetch_window(uint tile) {
-    if (LB_PREFETCH != 0u && gl_LocalInvocationIndex < 256u && tile > 0u) read_window(gl_LocalInvocationIndex, tile - 1u, lb_pre);
-}
-// `pre`: take the first round's words from lb_pre.
-bool walk(uint d, inout uint look, inout uint sum, bool pre) {
+bool walk(uint d, inout uint look, inout uint sum) {
     uint spins = 0u;
     for (;;) {
         uint w[LB_WINDOW];
-        if (pre) {
-            [[unroll]] for (uint i = 0u; i < LB_WINDOW; ++i) w[i] = lb_pre[i];
-        } else {
-            read_window(d, look, w);
+        [[unroll]] for (uint i = 0u; i < LB_WINDOW; ++i) {
+            // Before tile 0: an empty inclusive prefix.
+            w[i] = i <= look ? atomicLoad(state[STATE_BASE + (look - i) * 256u + d], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed)
+                             : (INCLUSIVE << 30);
         }
-        pre = false;
         // Take the window's words in order up to the first not-ready tile or an inclusive
         // prefix; unrolled with flags rather than a break, so w[] stays in registers.
         uint i = 0u;
@@ -549,7 +521,7 @@ void look_back(uint tile, uint hist[4]) {
         for (uint k = 0u; k < 4u; ++k) {
             uint d = lid + k * wg;
             if ((done & (1u << k)) != 0u) continue;
-            if (walk(d, look[k], sum[k], LB_PREFETCH != 0u && r == 0u && k == 0u)) {
+            if (walk(d, look[k], sum[k])) {
                 done |= 1u << k;
                 post(tile, d, INCLUSIVE, sum[k] + hist[k]);
             } else {
@@ -590,12 +562,7 @@ void look_back(uint tile, uint hist[4]) {
 
 // The bucket of tile position i (i < the tile's element count), from the bucket starts.
 uint bucket_at(uint i) {
-    uint lo = 0u, hi = 256u;  // first bucket whose start is > i, minus one
-    while (lo < hi) {
-        uint mid = (lo + hi) / 2u;
-        if (s_start[mid] <= i) lo = mid + 1u; else hi = mid;
-    }
-    return lo - 1u;
+    return starts_through(i) - 1u;  // bucket 0 starts at 0
 }
 
 // The bucket of every 32nd tile position, s_blk (the bucket starts are final).
@@ -678,13 +645,11 @@ void scatter_planes(uint tile, uint count) {
     if (one_plane()) {
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
             uint i = r * wg + gl_LocalInvocationIndex;
-            if (i < count) {
-                uint w = s_mem[i];
-                uint b = plane_has_key() ? bucket_of(0u, plane_key(w)) : blk_bucket(i);
-                uint dst = s_glob[b] + i;
-                if ((DEBUG_SKIP & 2u) == 0u) plane_scatter(dst, tile * t, w);
-            }
-            scatter_fence();
+            if (i >= count) continue;
+            uint w = s_mem[i];
+            uint b = plane_has_key() ? bucket_of(0u, plane_key(w)) : blk_bucket(i);
+            uint dst = s_glob[b] + i;
+            if ((DEBUG_SKIP & 2u) == 0u) plane_scatter(dst, tile * t, w);
         }
         return;
     }
@@ -696,13 +661,11 @@ void scatter_planes(uint tile, uint count) {
         [[unroll]] for (uint q = 0u; q < (ITEMS + 3u) / 4u; ++q) pd[q] = 0u;
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
             uint i = r * wg + gl_LocalInvocationIndex;
-            if (i < count) {
-                KEY k = s_mem[i];
-                uint b = bucket_is_key_function() ? bucket_of(0u, k) : blk_bucket(i);
-                pd[r / 4u] |= b << (8u * (r % 4u));
-                if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) key_out(s_glob[b] + i, k);
-            }
-            scatter_fence();
+            if (i >= count) continue;
+            KEY k = s_mem[i];
+            uint b = bucket_is_key_function() ? bucket_of(0u, k) : blk_bucket(i);
+            pd[r / 4u] |= b << (8u * (r % 4u));
+            if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) key_out(s_glob[b] + i, k);
         }
         // Values, read now (first time), staged in the same words. The tile is read from
         // shared memory again, after the barrier, so the driver cannot hoist the loads into
@@ -716,58 +679,30 @@ void scatter_planes(uint tile, uint count) {
         barrier();
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
             uint i = r * wg + gl_LocalInvocationIndex;
-            if (i < count && (DEBUG_SKIP & 2u) == 0u) {
-                uint b = (pd[r / 4u] >> (8u * (r % 4u))) & 0xFFu;
-                vals_out[s_glob[b] + i] = s_mem[i];
-            }
-            scatter_fence();
+            if (i >= count || (DEBUG_SKIP & 2u) != 0u) continue;
+            uint b = (pd[r / 4u] >> (8u * (r % 4u))) & 0xFFu;
+            vals_out[s_glob[b] + i] = s_mem[i];
         }
         return;
     }
 #endif
     [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
         uint i = r * wg + gl_LocalInvocationIndex;
-        if (i < count) {
+        if (i >= count) continue;
 #if KEY64
-            KEY k = KEY(s_mem[i]) | (KEY(s_mem[t + i]) << 32);
+        KEY k = KEY(s_mem[i]) | (KEY(s_mem[t + i]) << 32);
 #else
-            KEY k = s_mem[i];
+        KEY k = s_mem[i];
 #endif
-            uint dst = s_glob[bucket_is_key_function() ? bucket_of(0u, k) : bucket_at(i)] + i;
-            if ((DEBUG_SKIP & 2u) == 0u) {
-                if (pass_writes_keys()) key_out(dst, k);
+        uint dst = s_glob[bucket_is_key_function() ? bucket_of(0u, k) : bucket_at(i)] + i;
+        if ((DEBUG_SKIP & 2u) != 0u) continue;
+        if (pass_writes_keys()) key_out(dst, k);
 #if VALUE_WORDS == 1
-                vals_out[dst] = s_mem[KEY_WORDS * t + i];
+        vals_out[dst] = s_mem[KEY_WORDS * t + i];
 #elif VALUE_WORDS == 2
-                vals_out[dst] = uvec2(s_mem[KEY_WORDS * t + i], s_mem[(KEY_WORDS + 1u) * t + i]);
+        vals_out[dst] = uvec2(s_mem[KEY_WORDS * t + i], s_mem[(KEY_WORDS + 1u) * t + i]);
 #endif
-            }
-        }
-        scatter_fence();
     }
-}
-
-// VALUE_WARM: the loads, and their use after the look-back (a compare whose side effect no
-// one reads; without a use the compiler drops the loads).
-#if VALUE_WORDS == 1
-uint warm[ITEMS];
-#endif
-void warm_values(uint tile) {
-#if VALUE_WORDS == 1
-    if (SEQ == 0u || VALUE_WARM == 0u) return;
-    [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-        uint i = key_index(tile, j);
-        warm[j] = i < pc.n ? val_at(i) : 0u;
-    }
-#endif
-}
-void warm_done() {
-#if VALUE_WORDS == 1
-    if (SEQ == 0u || VALUE_WARM == 0u) return;
-    uint x = 0u;
-    [[unroll]] for (uint j = 0u; j < ITEMS; ++j) x ^= warm[j];
-    if (x == 0x5EED5EEDu) s_warm = x;
-#endif
 }
 
 // Publish the tile's histogram at once: tile 0 is complete (a forced tile posts nothing yet).
@@ -820,7 +755,6 @@ void binning_pass() {
         count_tile();
         bucket_offsets(hist);
         post_counts(tile, hist);
-        prefetch_window(tile);
         phase_end(1u);
         rank_steps();
     } else {
@@ -839,7 +773,6 @@ void binning_pass() {
     if (!early) {
         bucket_offsets(hist);
         post_counts(tile, hist);
-        prefetch_window(tile);
         // Positions in the tile; the counter rows are then dead and s_mem takes the first plane.
         uint sg = ATOMIC_RANK != 0u ? 0u : gl_SubgroupID;
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
@@ -855,10 +788,8 @@ void binning_pass() {
     uint w[ITEMS], got[ITEMS];
     if (STAGE_ALL != 0u || RELOAD != 0u) {
         stage_planes(tile);
-        warm_values(tile);
         phase_end(3u);
         look_back(tile, hist);  // ends with a barrier
-        warm_done();
         phase_end(5u);
         scatter_planes(tile, count);  // keys and values at once
         phase_end(6u);

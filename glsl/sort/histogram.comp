@@ -14,12 +14,6 @@ layout(constant_id = 3) const uint PASSES = 4;
 // H200); needs the keys' binding to start at a multiple of 16 bytes (the host checks). 0: one
 // load per key.
 layout(constant_id = 4) const uint VEC4 = 1;
-// Copies of the shared counters (a power of two to 16; the host keeps them within shared
-// memory): invocation i counts into copy i % SPREAD, so the lanes of one atomic instruction
-// spread over the banks (32 random digits on one copy meet about 3.5 to a bank). Above 1 the
-// counts are 16-bit, two digits to a word; the host gives each workgroup few enough keys
-// that no copy's count reaches 2^16.
-layout(constant_id = 5) const uint SPREAD = 1;
 #include "sort/sort_keys.glsl"
 #include "sort/hist_layout.glsl"
 
@@ -29,7 +23,7 @@ layout(set = 0, binding = 0, std430) readonly buffer Keys4 { uvec4 keys4[]; };
 // Counts into this workgroup's copy (sort/hist_layout.glsl).
 layout(set = 0, binding = 1, std430) buffer Hist { uint hist[]; };
 
-shared uint s_hist[PASSES * 256u * ((SPREAD + 1u) / 2u)];
+shared uint s_hist[PASSES * 256u];
 
 // Loads per lane per round, all issued before any key is counted: enough bytes in flight to
 // keep device memory busy (a load-then-count loop left the H200 at a fraction of it).
@@ -38,20 +32,10 @@ const uint PER_VEC = KEY64 != 0 ? 2u : 4u;
 const uint ROUND_KEYS = ROUND_VECS * PER_VEC;
 
 void count_key(KEY k) {
-    uint copy = gl_LocalInvocationIndex % SPREAD;
     [[unroll]] for (uint p = 0u; p < PASSES; ++p) {
         uint bits = p + 1u == PASSES ? pc.last_bits : 8u;
-        uint d = digit_of(k, pc.lo + 8u * p, bits);
-        if (SPREAD == 1u) atomicAdd(s_hist[p * 256u + d], 1u);
-        else atomicAdd(s_hist[(p * 128u + (d >> 1)) * SPREAD + copy], 1u << ((d & 1u) * 16u));
+        atomicAdd(s_hist[p * 256u + digit_of(k, pc.lo + 8u * p, bits)], 1u);
     }
-}
-// Digit d of pass p, summed over the copies.
-uint shared_count(uint p, uint d) {
-    if (SPREAD == 1u) return s_hist[p * 256u + d];
-    uint c = 0u;
-    for (uint k = 0u; k < SPREAD; ++k) c += (s_hist[(p * 128u + (d >> 1)) * SPREAD + k] >> ((d & 1u) * 16u)) & 0xFFFFu;
-    return c;
 }
 
 void count_vec(uvec4 v) {
@@ -65,7 +49,7 @@ void count_vec(uvec4 v) {
 
 void main() {
     uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
-    for (uint i = lid; i < PASSES * 256u * ((SPREAD + 1u) / 2u); i += wg) s_hist[i] = 0u;
+    for (uint i = lid; i < PASSES * 256u; i += wg) s_hist[i] = 0u;
     barrier();
     if (VEC4 != 0u) {
         uint vecs = pc.n / PER_VEC, chunk = wg * ROUND_VECS;
@@ -96,7 +80,7 @@ void main() {
     barrier();
     uint copy = hist_copy(gl_WorkGroupID.x);
     for (uint i = lid; i < PASSES * 256u; i += wg) {
-        uint c = shared_count(i / 256u, i % 256u);
+        uint c = s_hist[i];
         if (c != 0u) atomicAdd(hist[copy + i], c);
     }
 }

@@ -177,26 +177,6 @@ pub struct BinningPolicy {
     /// 6-shared-class-starts).
     #[serde(default = "default_second_pass_tiles")]
     pub second_pass_tiles: u32,
-    /// A subgroup barrier after each round of the scatter (`xfenceN`; CUB's WARP_SYNC), so
-    /// the driver cannot hoist every round's shared reads above the first stores: 0 none, 1
-    /// ordering shared memory, 2 shared and buffer memory.
-    #[serde(default)]
-    pub scatter_fence: u32,
-    /// Sorts: copies of the upfront histogram's shared counters (`xhsN`, a power of two to
-    /// 16), 16-bit counts two to a word, each lane counting into copy `lane % N`, so the
-    /// lanes of one atomic instruction meet in fewer shared-memory banks. 1: one copy of
-    /// 32-bit counts.
-    #[serde(default = "default_histogram_spread")]
-    pub histogram_spread: u32,
-    /// 4-byte pairs with their planes in sequence: read the tile's values once the keys are
-    /// staged and hold them through the look-back (`xwarm`), so the value round finds them
-    /// in cache.
-    #[serde(default)]
-    pub warm_values: bool,
-    /// Read the first look-back round of each invocation's first bucket as soon as the
-    /// tile's counts are posted (`xlbpre`), so its latency hides behind the ranking.
-    #[serde(default)]
-    pub lookback_prefetch: bool,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -215,9 +195,6 @@ fn default_atomic_first() -> bool {
 }
 fn default_second_pass_tiles() -> u32 {
     4096
-}
-fn default_histogram_spread() -> u32 {
-    1
 }
 
 /// The binning pass's phases, as its clocks count them. With [`BinningPolicy::late_counts`]
@@ -251,10 +228,6 @@ impl Default for BinningPolicy {
             sequential_planes: true,
             atomic_first_keys: true,
             second_pass_tiles: default_second_pass_tiles(),
-            scatter_fence: 0,
-            histogram_spread: default_histogram_spread(),
-            warm_values: false,
-            lookback_prefetch: false,
         }
     }
 }
@@ -291,21 +264,19 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xlbN][xhgN][xhscalar][xfenceN][xhsN][xwarm][xlbpre]
-    /// [xclocks][xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xlbN][xhgN][xhscalar][xclocks]
+    /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
     /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `late`:
     /// [`BinningPolicy::late_counts`]; `noseq`: [`BinningPolicy::sequential_planes`] off;
     /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `crN`:
     /// [`BinningPolicy::second_pass_tiles`]; `lbN`: the look-back window; `hgN`: the upfront
-    /// histogram's workgroups; `hscalar`: [`BinningPolicy::histogram_scalar_loads`]; `fenceN`: [`BinningPolicy::scatter_fence`]; `hsN`:
-    /// [`BinningPolicy::histogram_spread`]; `warm`: [`BinningPolicy::warm_values`]; `lbpre`:
-    /// [`BinningPolicy::lookback_prefetch`];
+    /// histogram's workgroups; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
     /// `clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xlbN][xhgN][xhscalar][xfenceN][xhsN][xwarm][xlbpre][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -325,16 +296,10 @@ impl BinningPolicy {
                 ("late", _) => p.late_counts = true,
                 ("noseq", _) => p.sequential_planes = false,
                 ("stablefirst", _) => p.atomic_first_keys = false,
-                ("lbpre", _) => p.lookback_prefetch = true,
                 (r, _) if r.starts_with("cr") => p.second_pass_tiles = r[2..].parse().map_err(|_| bad())?,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 ("hscalar", _) => p.histogram_scalar_loads = true,
-                ("warm", _) => p.warm_values = true,
-                (r, _) if r.starts_with("fence") => p.scatter_fence = r[5..].parse().ok().filter(|&f| f <= 2).ok_or_else(bad)?,
-                (r, _) if r.starts_with("hs") => {
-                    p.histogram_spread = r[2..].parse().ok().filter(|&g: &u32| g.is_power_of_two() && g <= 16).ok_or_else(bad)?
-                }
                 ("clocks", _) => p.phase_clocks = true,
                 (_, Some(n)) => p.debug_skip = n.parse().map_err(|_| bad())?,
                 _ => return Err(bad()),
@@ -360,10 +325,6 @@ impl BinningPolicy {
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
             (self.histogram_scalar_loads, "xhscalar".into()),
-            (self.scatter_fence != d.scatter_fence, format!("xfence{}", self.scatter_fence)),
-            (self.histogram_spread != d.histogram_spread, format!("xhs{}", self.histogram_spread)),
-            (self.warm_values, "xwarm".into()),
-            (self.lookback_prefetch, "xlbpre".into()),
             (self.phase_clocks, "xclocks".into())]
         {
             if on {
@@ -399,9 +360,6 @@ pub(crate) struct BinningPass {
     pub lookback_window: u32,
     pub reload: bool,
     pub sequential: bool,
-    pub scatter_fence: u32,
-    pub warm_values: bool,
-    pub lookback_prefetch: bool,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -539,9 +497,6 @@ impl BinningPass {
                 !p.late_counts as u32,
                 kernel.role,
                 sequential as u32,
-                p.scatter_fence,
-                p.warm_values as u32,
-                p.lookback_prefetch as u32,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -567,9 +522,6 @@ impl BinningPass {
             lookback_window: p.lookback_window,
             reload: p.reload,
             sequential,
-            scatter_fence: p.scatter_fence,
-            warm_values: p.warm_values && sequential,
-            lookback_prefetch: p.lookback_prefetch,
             pipeline,
         })
     }
@@ -585,10 +537,7 @@ impl BinningPass {
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
         let reload = if self.reload { "" } else { ", kept" };
         let planes = if self.sequential { ", planes in sequence" } else { planes };
-        let fence = if self.scatter_fence != 0 { format!(", scatter fence {}", self.scatter_fence) } else { String::new() };
-        let warm = if self.warm_values { ", values warmed" } else { "" };
-        let warm = if self.lookback_prefetch { format!("{warm}, look-back prefetch") } else { warm.to_string() };
-        format!("tile {} ({}x{}, {}{reload}{planes}{warm}{window}{fence}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
+        format!("tile {} ({}x{}, {}{reload}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }
 

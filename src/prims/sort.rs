@@ -160,14 +160,7 @@ pub struct SortPlan {
     second: Option<BinningPass>,
     /// The last digit pass where it is another pipeline (the permutation's role).
     last: Option<BinningPass>,
-    /// Copies of the upfront histogram's shared counters (`BinningPolicy::histogram_spread`,
-    /// lowered to fit shared memory).
-    hist_spread: u32,
 }
-
-/// Invocations of an upfront histogram workgroup: a workgroup even a pinned subgroup size of
-/// 4 allows.
-const HIST_WG: u32 = 128;
 
 impl SortPlan {
     pub fn new(ctx: &Context, desc: SortDesc) -> Result<SortPlan> {
@@ -187,16 +180,11 @@ impl SortPlan {
         }
         let kind = desc.key.kind();
         let desc_flag = desc.descending as u32;
-        // Counter copies: 256 digits of every pass, two to a word above one copy.
-        let counter_bytes = |spread: u32| desc.passes() * 256 * spread.div_ceil(2) * 4;
-        let mut hist_spread = desc.policy.histogram_spread.max(1);
-        while hist_spread > 1 && counter_bytes(hist_spread) > ctx.info().max_shared_memory_bytes {
-            hist_spread /= 2;
-        }
         let histogram_kernel = |vector_loads: bool| {
             ctx.pipeline(PipelineKey {
                 shader: if desc.key.wide() { "sort_histogram_k64" } else { "sort_histogram_k32" },
-                spec: vec![HIST_WG, kind, desc_flag, desc.passes(), vector_loads as u32, hist_spread],
+                // 128 invocations: a workgroup even a pinned subgroup size of 4 allows.
+                spec: vec![128, kind, desc_flag, desc.passes(), vector_loads as u32],
                 subgroup_size: desc.subgroup_size,
                 bindings: 2,
                 push_bytes: 12,
@@ -247,7 +235,7 @@ impl SortPlan {
             false => None,
         };
         let pass = binning(Ranking::Stable, 0, 0)?;
-        Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, second, last, hist_spread })
+        Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, second, last })
     }
 
     pub fn desc(&self) -> &SortDesc {
@@ -287,9 +275,6 @@ impl SortPlan {
         let g = self.desc.policy.histogram_groups;
         if g != BinningPolicy::default().histogram_groups {
             s += &format!(", histogram {g} groups");
-        }
-        if self.hist_spread != 1 {
-            s += &format!(", histogram {} copies", self.hist_spread);
         }
         if self.desc.policy.histogram_scalar_loads {
             s += ", histogram scalar loads";
@@ -374,31 +359,15 @@ impl SortPlan {
         let kb = self.keys_bytes();
         let hist = scratch.hist.sub(0, self.hist_bytes());
         let push: [u32; 3] = [self.desc.n as u32, self.desc.bits.0, self.last_bits()];
-        let groups = self.histogram_groups();
+        // A round of a histogram workgroup counts 128 x 16 keys (64-bit: 128 x 8).
+        let groups = (self.desc.policy.histogram_groups as u64).min(self.desc.n.div_ceil(128 * 16)) as u32;
         let histogram = match &self.histogram_unaligned {
             Some(scalar) if keys_in.offset % 16 != 0 => scalar,
             _ => &self.histogram,
         };
-        rec.dispatch(histogram, &[keys_in.sub(0, kb), hist], bytemuck::bytes_of(&push), [groups, 1, 1])?;
+        rec.dispatch(histogram, &[keys_in.sub(0, kb), hist], bytemuck::bytes_of(&push), [groups.max(1), 1, 1])?;
         rec.barrier(&[hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "sort: histograms complete before the scan");
         self.record_passes(rec, keys_in, keys_out, values, scratch)
-    }
-
-    /// Workgroups of the upfront histogram: the policy's, at most one per round of keys, and
-    /// with 16-bit counts (`hist_spread` > 1) enough that no counter copy of a workgroup
-    /// counts 2^16 keys (each of its `HIST_WG / spread` lanes counts a round's keys per
-    /// round, plus one key of the tail).
-    fn histogram_groups(&self) -> u32 {
-        // A round: 16 keys a lane (64-bit keys: 8).
-        let lane_keys: u64 = if self.desc.key.wide() { 8 } else { 16 };
-        let rounds = self.desc.n.div_ceil(HIST_WG as u64 * lane_keys);
-        let mut groups = (self.desc.policy.histogram_groups as u64).min(rounds);
-        if self.hist_spread > 1 {
-            let lanes = (HIST_WG / self.hist_spread) as u64;
-            let most_rounds = (65_535 - lanes) / (lanes * lane_keys);
-            groups = groups.max(rounds.div_ceil(most_rounds));
-        }
-        groups.clamp(1, 65_535) as u32
     }
 
     /// Bits of the last digit pass (8 for the others).
