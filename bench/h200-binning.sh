@@ -301,6 +301,7 @@ step lbpre19-u64 120 $B bench sort --n 2^26 --key u64 --values 0 --binning-polic
 step final19 170 $B bench sort --n 2^20,2^28 --key u32 --values 0,4 --trials 10 --profile --json "$OUT/final19.json"
 step final19-u64 90 $B bench sort --n 2^27 --key u64 --values 0 --trials 10 --profile --json "$OUT/final19-u64.json"
 step ms19 200 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 0,4 --ranking stable,atomic --trials 10 --json "$OUT/ms19.json"
+# (chain19 ran e81d1b4's xchainN, since replaced by xckL and xcvL.)
 # Session 19: the pairs' scatter rounds chained (xchainN: every N-th round's shared read
 # orders the next one's), registers at tiles that need fewer for two workgroups an SM; then
 # 2^26 pairs at every chained tile that fits two workgroups (registers at most 64 at 512
@@ -323,6 +324,35 @@ PY
 )
   echo "$FIT" > "$OUT/chain19-fit.txt"
   step chain19 240 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy "$FIT" --trials 5 --json "$OUT/chain19-pairs.json"
+fi
+# Session 19: the chain split by scatter and given a lag (xckL, xcvL: round r's read waits
+# for round r - L's), at 512x16 and 480x16 (64 registers for two workgroups an SM) and
+# 448x16; 2^26 pairs at the fitting ones that serialise least, beside the default.
+if want chain19b; then
+  CP=""
+  for T in 512x16 480x16; do for K in 0 1 2 4 8; do for V in 0 1 2 4 8; do
+    [ "$K$V" = 00 ] && continue
+    P=$T; [ $K != 0 ] && P="${P}xck$K"; [ $V != 0 ] && P="${P}xcv$V"; CP="$CP,$P"
+  done; done; done
+  timeout 150 $B pipelines --stats --binning-policy "auto${CP}" | grep -E '^sort_onesweep_k32_v1 \(sort u32 values 4B middle' > "$OUT/chain19b-stats.md" 2> "$OUT/chain19b-stats.log"
+  FIT=$(python3 - "$OUT/chain19b-stats.md" <<'PY'
+import re, sys
+fit = []
+for line in open(sys.argv[1]):
+    m = re.search(r'\((\d+)x(\d+), .*scatter chain (\d+)/(\d+)\)\) \| Register Count: (\d+)', line)
+    if m:
+        wg, items, k, v, regs = map(int, m.groups())
+        if regs <= {512: 64, 480: 64, 448: 72, 384: 80}.get(wg, 0):
+            name = f"{wg}x{items}" + (f"xck{k}" if k else "") + (f"xcv{v}" if v else "")
+            cost = (items / k if k else 0) + (items / v if v else 0)
+            if name not in [f for _, f in fit]:
+                fit.append((cost, name))
+fit.sort()
+print(",".join(["auto"] + [f for _, f in fit[:7]]))
+PY
+)
+  echo "$FIT" > "$OUT/chain19b-fit.txt"
+  step chain19b 240 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy "$FIT" --trials 5 --json "$OUT/chain19b-pairs.json"
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
