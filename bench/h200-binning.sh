@@ -301,7 +301,7 @@ step lbpre19-u64 120 $B bench sort --n 2^26 --key u64 --values 0 --binning-polic
 step final19 170 $B bench sort --n 2^20,2^28 --key u32 --values 0,4 --trials 10 --profile --json "$OUT/final19.json"
 step final19-u64 90 $B bench sort --n 2^27 --key u64 --values 0 --trials 10 --profile --json "$OUT/final19-u64.json"
 step ms19 200 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 0,4 --ranking stable,atomic --trials 10 --json "$OUT/ms19.json"
-# (chain19 ran e81d1b4's xchainN, since replaced by xckL and xcvL.)
+# (chain19 ran e81d1b4's xchainN, chain19b 1c037fc's xckL and xcvL: both removed after, see session19/chain.patch.)
 # Session 19: the pairs' scatter rounds chained (xchainN: every N-th round's shared read
 # orders the next one's), registers at tiles that need fewer for two workgroups an SM; then
 # 2^26 pairs at every chained tile that fits two workgroups (registers at most 64 at 512

@@ -110,15 +110,6 @@ layout(constant_id = 14) const uint EARLY = 1;
 // values read once with the keys to warm the cache, were slower on the H200:
 // bench/results/h200/binning/session14.)
 layout(constant_id = 16) const uint SEQ_PLANES = 0;
-// L > 0 (policy flags `xckL` for the key scatter, `xcvL` for the value scatter; planes in
-// sequence): round r's shared read depends on round r - L's word (through a zero the
-// compiler cannot prove), so at most L rounds' reads are in flight and the driver cannot
-// read every round ahead of the first stores and hold the words in registers (CUB orders
-// its rounds with WARP_SYNC).
-layout(constant_id = 17) const uint CHAIN_KEYS = 0;
-layout(constant_id = 18) const uint CHAIN_VALUES = 0;
-// 0 at run time (a pass runs only for n >= 1); opaque to the compiler.
-uint opaque_zero(uint w) { return uint(w == 0xFFFFFFFFu && pc.n == 0u); }
 #if KEY64 == 0 && VALUE_WORDS == 1
 const uint SEQ = SEQ_PLANES;
 #else
@@ -668,13 +659,10 @@ void scatter_planes(uint tile, uint count) {
         // Keys, keeping each position's bucket (a byte of pd) for the values.
         uint pd[(ITEMS + 3u) / 4u];
         [[unroll]] for (uint q = 0u; q < (ITEMS + 3u) / 4u; ++q) pd[q] = 0u;
-        uint z[ITEMS];  // the rounds' opaque zeros
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
-            uint i = r * wg + gl_LocalInvocationIndex + (CHAIN_KEYS != 0u && r >= CHAIN_KEYS ? z[r - CHAIN_KEYS] : 0u);
-            z[r] = 0u;
+            uint i = r * wg + gl_LocalInvocationIndex;
             if (i >= count) continue;
             KEY k = s_mem[i];
-            z[r] = opaque_zero(k);
             uint b = bucket_is_key_function() ? bucket_of(0u, k) : blk_bucket(i);
             pd[r / 4u] |= b << (8u * (r % 4u));
             if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) key_out(s_glob[b] + i, k);
@@ -690,13 +678,10 @@ void scatter_planes(uint tile, uint count) {
         }
         barrier();
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
-            uint i = r * wg + gl_LocalInvocationIndex + (CHAIN_VALUES != 0u && r >= CHAIN_VALUES ? z[r - CHAIN_VALUES] : 0u);
-            z[r] = 0u;
+            uint i = r * wg + gl_LocalInvocationIndex;
             if (i >= count || (DEBUG_SKIP & 2u) != 0u) continue;
             uint b = (pd[r / 4u] >> (8u * (r % 4u))) & 0xFFu;
-            uint v = s_mem[i];
-            z[r] = opaque_zero(v);
-            vals_out[s_glob[b] + i] = v;
+            vals_out[s_glob[b] + i] = s_mem[i];
         }
         return;
     }

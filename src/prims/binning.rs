@@ -177,12 +177,6 @@ pub struct BinningPolicy {
     /// 6-shared-class-starts).
     #[serde(default = "default_second_pass_tiles")]
     pub second_pass_tiles: u32,
-    /// 4-byte pairs with their planes in sequence: round r of the key scatter (`xckL`) and of
-    /// the value scatter (`xcvL`) reads only once round r - L's read is back (0: no order).
-    #[serde(default)]
-    pub chain_keys: u32,
-    #[serde(default)]
-    pub chain_values: u32,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -234,8 +228,6 @@ impl Default for BinningPolicy {
             sequential_planes: true,
             atomic_first_keys: true,
             second_pass_tiles: default_second_pass_tiles(),
-            chain_keys: 0,
-            chain_values: 0,
         }
     }
 }
@@ -304,8 +296,6 @@ impl BinningPolicy {
                 ("late", _) => p.late_counts = true,
                 ("noseq", _) => p.sequential_planes = false,
                 ("stablefirst", _) => p.atomic_first_keys = false,
-                (r, _) if r.starts_with("ck") => p.chain_keys = r[2..].parse().ok().filter(|&c| c > 0).ok_or_else(bad)?,
-                (r, _) if r.starts_with("cv") => p.chain_values = r[2..].parse().ok().filter(|&c| c > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("cr") => p.second_pass_tiles = r[2..].parse().map_err(|_| bad())?,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
@@ -335,8 +325,6 @@ impl BinningPolicy {
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
             (self.histogram_scalar_loads, "xhscalar".into()),
-            (self.chain_keys != 0, format!("xck{}", self.chain_keys)),
-            (self.chain_values != 0, format!("xcv{}", self.chain_values)),
             (self.phase_clocks, "xclocks".into())]
         {
             if on {
@@ -372,8 +360,6 @@ pub(crate) struct BinningPass {
     pub lookback_window: u32,
     pub reload: bool,
     pub sequential: bool,
-    /// (key scatter, value scatter) lags, where the planes go in sequence.
-    pub chain: (u32, u32),
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -511,8 +497,6 @@ impl BinningPass {
                 !p.late_counts as u32,
                 kernel.role,
                 sequential as u32,
-                if sequential { p.chain_keys } else { 0 },
-                if sequential { p.chain_values } else { 0 },
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -538,7 +522,6 @@ impl BinningPass {
             lookback_window: p.lookback_window,
             reload: p.reload,
             sequential,
-            chain: if sequential { (p.chain_keys, p.chain_values) } else { (0, 0) },
             pipeline,
         })
     }
@@ -554,10 +537,6 @@ impl BinningPass {
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
         let reload = if self.reload { "" } else { ", kept" };
         let planes = if self.sequential { ", planes in sequence" } else { planes };
-        let planes = match self.chain {
-            (0, 0) => planes.to_string(),
-            (k, v) => format!("{planes}, scatter chain {k}/{v}"),
-        };
         format!("tile {} ({}x{}, {}{reload}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }
