@@ -301,30 +301,9 @@ step lbpre19-u64 120 $B bench sort --n 2^26 --key u64 --values 0 --binning-polic
 step final19 170 $B bench sort --n 2^20,2^28 --key u32 --values 0,4 --trials 10 --profile --json "$OUT/final19.json"
 step final19-u64 90 $B bench sort --n 2^27 --key u64 --values 0 --trials 10 --profile --json "$OUT/final19-u64.json"
 step ms19 200 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 0,4 --ranking stable,atomic --trials 10 --json "$OUT/ms19.json"
-# (chain19 ran e81d1b4's xchainN, chain19b 1c037fc's xckL and xcvL: both removed after, see session19/chain.patch.)
-# Session 19: the pairs' scatter rounds chained (xchainN: every N-th round's shared read
-# orders the next one's), registers at tiles that need fewer for two workgroups an SM; then
-# 2^26 pairs at every chained tile that fits two workgroups (registers at most 64 at 512
-# wide, 72 at 448, 80 at 384), beside the default.
-if want chain19; then
-  CP=""
-  for T in 448x16 512x16 480x16 448x17 448x18 384x20 384x22 384x23; do for C in 1 2 4; do CP="$CP,${T}xchain$C"; done; done
-  timeout 120 $B pipelines --stats --binning-policy "auto${CP}" | grep -E '^sort_onesweep_k32_v1 \(sort u32 values 4B middle' > "$OUT/chain19-stats.md" 2> "$OUT/chain19-stats.log"
-  FIT=$(python3 - "$OUT/chain19-stats.md" <<'PY'
-import re, sys
-fit = []
-for line in open(sys.argv[1]):
-    m = re.search(r'\((\d+)x(\d+), .*scatter chain (\d+)\)\) \| Register Count: (\d+)', line)
-    if m:
-        wg, items, chain, regs = map(int, m.groups())
-        if regs <= {512: 64, 480: 64, 448: 72, 384: 80}.get(wg, 0) and f"{wg}x{items}xchain{chain}" not in fit:
-            fit.append(f"{wg}x{items}xchain{chain}")
-print(",".join(["auto"] + fit[:7]))
-PY
-)
-  echo "$FIT" > "$OUT/chain19-fit.txt"
-  step chain19 240 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy "$FIT" --trials 5 --json "$OUT/chain19-pairs.json"
-fi
+# Session 19's chain19 step (run 7: `xchainN` at 448-384 wide tiles, the fitting ones
+# benched) is in e81d1b4's copy of this script; chain19b below ran 1c037fc's `xckL` and `xcvL`.
+# Both flags were removed after (bench/results/h200/binning/session19/chain.patch).
 # Session 19: the chain split by scatter and given a lag (xckL, xcvL: round r's read waits
 # for round r - L's), at 512x16 and 480x16 (64 registers for two workgroups an SM) and
 # 448x16; 2^26 pairs at the fitting ones that serialise least, beside the default.
