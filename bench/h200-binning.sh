@@ -296,7 +296,7 @@ if want regs19c; then timeout 90 $B pipelines --stats --binning-policy "$L19" | 
 step lbpre19 150 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy auto,autoxautoxlbpre,autoxautoxlbprexclocks --trials 5 --json "$OUT/lbpre19.json"
 step lbpre19-u64 120 $B bench sort --n 2^26 --key u64 --values 0 --binning-policy auto,autoxautoxlbpre,autoxautoxlbprexclocks --trials 5 --json "$OUT/lbpre19-u64.json"
 # Session 19's final binary (the experiments removed; class_end and bucket_at share a search;
-# the offsets kernel scans in doubling steps): u32 keys and pairs at 2^20 and 2^28, u64 keys
+# the offsets kernel scanning in doubling steps, reverted after): u32 keys and pairs at 2^20 and 2^28, u64 keys
 # at 2^27, with profiles; then the 256-way multisplit of 2^28 keys and pairs, both rankings.
 step final19 170 $B bench sort --n 2^20,2^28 --key u32 --values 0,4 --trials 10 --profile --json "$OUT/final19.json"
 step final19-u64 90 $B bench sort --n 2^27 --key u64 --values 0 --trials 10 --profile --json "$OUT/final19-u64.json"

@@ -2,9 +2,7 @@
 // Sum the copies of each pass's digit histogram into exclusive digit offsets at the front
 // of the buffer, and flag passes where every key has the same digit (the binning pass then
 // only copies); layout: sort/hist_layout.glsl. One workgroup of 64 invocations per pass,
-// four digits each; no subgroup operations, so any width works. The 64 partial sums are
-// scanned in shared memory in six doubling steps (a serial scan by one invocation was 64
-// dependent steps on the sort's critical path at small n).
+// four digits each; no subgroup operations, so any width works.
 #extension GL_EXT_control_flow_attributes : require
 layout(local_size_x_id = 0) in;  // 64
 layout(push_constant) uniform Params { uint n; } pc;
@@ -24,18 +22,19 @@ void main() {
         uint at = hist_copy(k) + p * 256u + d;
         c += uvec4(hist[at], hist[at + 1u], hist[at + 2u], hist[at + 3u]);
     }
-    uint mine = c.x + c.y + c.z + c.w;
-    s_part[t] = mine;
+    s_part[t] = c.x + c.y + c.z + c.w;
     barrier();
     if (any(equal(c, uvec4(pc.n)))) atomicOr(s_trivial, 1u);
-    // Inclusive scan of s_part (Hillis-Steele), then this invocation's exclusive base.
-    for (uint off = 1u; off < 64u; off <<= 1u) {
-        uint v = t >= off ? s_part[t - off] : 0u;
-        barrier();
-        s_part[t] += v;
-        barrier();
+    if (t == 0u) {
+        uint run = 0u;
+        for (uint i = 0u; i < 64u; ++i) {
+            uint v = s_part[i];
+            s_part[i] = run;
+            run += v;
+        }
     }
-    uint base = s_part[t] - mine;
+    barrier();
+    uint base = s_part[t];
     hist[p * 256u + d] = base;
     hist[p * 256u + d + 1u] = base + c.x;
     hist[p * 256u + d + 2u] = base + c.x + c.y;
