@@ -333,7 +333,7 @@ PY
   echo "$FIT" > "$OUT/chain19b-fit.txt"
   step chain19b 240 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy "$FIT" --trials 5 --json "$OUT/chain19b-pairs.json"
 fi
-# Queued by session 19 (not yet run): `xgather`, the tile staged as one word an element
+# Queued by session 19 (not yet run): `xgather` (sorts and the multisplit), the tile staged as one word an element
 # (bucket, index in the tile) whatever the key and value sizes, each key and value read back
 # by index in the scatter (no key reload while staging, no value round, one plane of shared
 # memory for 8-byte keys). Registers, then 2^26 sorts at tiles that one plane allows, with
@@ -342,6 +342,7 @@ G20="auto,autoxautoxgather,448x16xgather,512x12xgather,512x20xgather,384x20xgath
 if want regs-gather20; then timeout 120 $B pipelines --stats --binning-policy "$G20" | grep -E '^sort_onesweep_k(32|64)_v[01] \(sort (u32|u64) values [04]B middle' > "$OUT/regs-gather20.md" 2> "$OUT/regs-gather20.log"; fi
 step gather20-pairs 240 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy "$G20,autoxautoxgatherxclocks" --trials 5 --json "$OUT/gather20-pairs.json"
 step gather20-u64 200 $B bench sort --n 2^26 --key u64 --values 0 --binning-policy "$G20,autoxautoxgatherxclocks" --trials 5 --json "$OUT/gather20-u64.json"
+step gather20-ms 150 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --binning-policy "auto,autoxautoxgather,448x16xgather" --trials 5 --json "$OUT/gather20-ms.json"
 step gather20-keys 150 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy "auto,autoxautoxgather,448x16xgather,512x20xgather" --trials 5 --json "$OUT/gather20-keys.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"

@@ -266,6 +266,18 @@ impl BinningPolicy {
     /// whatever its size): not yet measured on the H200; 512x16 is the keys' tile.
     pub const GATHER_TILE: (u32, u32) = (512, 16);
 
+    /// The policy a sort's or multisplit's pass runs and its kernel role: with
+    /// [`BinningPolicy::gather`], one plane ([`ROLE_ONE_PLANE`]) at [`BinningPolicy::GATHER_TILE`]
+    /// where the policy says 0.
+    pub(crate) fn gathered(&self) -> (BinningPolicy, u32) {
+        if !self.gather {
+            return (*self, 0);
+        }
+        let or = |v: u32, auto: u32| if v == 0 { auto } else { v };
+        let p = BinningPolicy { workgroup_size: or(self.workgroup_size, Self::GATHER_TILE.0), items: or(self.items, Self::GATHER_TILE.1), ..*self };
+        (p, ROLE_ONE_PLANE)
+    }
+
     /// The tile asked for, (workgroup, items): the policy's, or the tuned default for the
     /// element's staged 4-byte words (or the planes in sequence) where it says 0.
     pub fn tile_for(&self, words: u32, sequential: bool) -> (u32, u32) {

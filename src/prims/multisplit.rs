@@ -219,7 +219,8 @@ impl MultisplitPlan {
             push_bytes: 20,
             role: 0,
         };
-        let pass = BinningPass::new(ctx, &what, input, desc.force_fallback_period, &desc.policy, desc.ranking, kernel)?;
+        let (policy, role) = desc.policy.gathered();
+        let pass = BinningPass::new(ctx, &what, input, desc.force_fallback_period, &policy, desc.ranking, BinningKernel { role, ..kernel })?;
         Ok(MultisplitPlan { desc, histogram, offsets, pass, composed })
     }
 

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::binning::{self, BinningInput, BinningKernel, BinningPass, BinningPolicy, Ranking, ROLE_CLASS_ROUNDS, ROLE_ONE_PLANE};
+use super::binning::{self, BinningInput, BinningKernel, BinningPass, BinningPolicy, Ranking, ROLE_CLASS_ROUNDS};
 use crate::error::{invalid, Result};
 use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
 
@@ -202,19 +202,14 @@ impl SortPlan {
         let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
         let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings: 6, push_bytes: 20, role: 0 };
         // `BinningPolicy::gather`: every pass of a sort (not the permutation's roles) stages one
-        // word an element, at its own default tile.
-        let gather = desc.policy.gather && roles.is_none();
-        let base = match gather {
-            true => BinningPolicy {
-                workgroup_size: if desc.policy.workgroup_size == 0 { BinningPolicy::GATHER_TILE.0 } else { desc.policy.workgroup_size },
-                items: if desc.policy.items == 0 { BinningPolicy::GATHER_TILE.1 } else { desc.policy.items },
-                ..desc.policy
-            },
-            false => BinningPolicy { gather: false, ..desc.policy },
+        // word an element.
+        let (base, gather_role) = match roles {
+            None => desc.policy.gathered(),
+            Some(_) => (BinningPolicy { gather: false, ..desc.policy }, 0),
         };
         let binning = |ranking: Ranking, role: u32, items: u32| {
             let policy = BinningPolicy { items: if items == 0 { base.items } else { items }, ..base };
-            let role = if gather { role | ROLE_ONE_PLANE } else { role };
+            let role = role | gather_role;
             BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &policy, ranking, BinningKernel { role, ..kernel.clone() })
         };
         let single = desc.passes() == 1;
