@@ -177,9 +177,11 @@ pub struct BinningPolicy {
     /// 6-shared-class-starts).
     #[serde(default = "default_second_pass_tiles")]
     pub second_pass_tiles: u32,
-    /// Sorts: stage one word an element, its bucket and its index in the tile, whatever the
-    /// key and value sizes (`xgather`); the scatter reads each position's key and value back
-    /// from the input by that index, in one round (tile: [`BinningPolicy::GATHER_TILE`]).
+    /// Sorts and the multisplit: stage one word an element, its bucket and its index in the
+    /// tile, whatever the key and value sizes (`xgather`); the scatter reads each position's
+    /// key and value back from the input by that index, in one round (tile:
+    /// [`BinningPolicy::GATHER_TILE`]). Only where the tile is staged before the look-back
+    /// (with [`BinningPolicy::reload`], the default, or [`BinningPolicy::stage_all`]).
     #[serde(default)]
     pub gather: bool,
 }
@@ -547,7 +549,8 @@ impl BinningPass {
             lookback_window: p.lookback_window,
             reload: p.reload,
             sequential,
-            gather: p.gather && one_plane,
+            // (Without reload or stage_all the kernel stages plane by plane after the look-back.)
+            gather: p.gather && one_plane && (p.reload || p.stage_all),
             pipeline,
         })
     }
