@@ -386,8 +386,9 @@ fn gathered_scatter() {
     assert!(plan.policy_label().contains("gathered"), "{}", plan.policy_label());
     let t = plan.tile_keys();
     for (i, key) in KeyType::ALL.into_iter().enumerate() {
-        // Each value size at a tile edge and, with forced fallbacks, over many tiles.
-        for (n, value_bytes, period) in [(t - 1, 0, 0), (t + 1, 4, 0), (5 * t + 3, 8, 3), (5 * t + 3, 4, 3)] {
+        // Each value size at 0 and 1 element, at the tile edges and, with forced fallbacks,
+        // over many tiles.
+        for (n, value_bytes, period) in [(0, 4, 0), (1, 8, 0), (t - 1, 0, 0), (t, 8, 0), (t + 1, 4, 0), (5 * t + 3, 8, 3), (5 * t + 3, 4, 3)] {
             let mut d = SortDesc::new(key, n);
             d.policy = policy;
             d.value_bytes = value_bytes;
