@@ -344,6 +344,18 @@ step gather20-pairs 240 $B bench sort --n 2^26 --key u32 --values 4 --binning-po
 step gather20-u64 200 $B bench sort --n 2^26 --key u64 --values 0 --binning-policy "$G20,autoxautoxgatherxclocks" --trials 5 --json "$OUT/gather20-u64.json"
 step gather20-ms 150 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --binning-policy "auto,autoxautoxgather,448x16xgather" --trials 5 --json "$OUT/gather20-ms.json"
 step gather20-keys 150 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy "auto,autoxautoxgather,448x16xgather,512x20xgather" --trials 5 --json "$OUT/gather20-keys.json"
+# Session 20: the driver's default bounds checks (robust buffer access: a compare and a
+# predicate or branch on every load and store in the H200's SASS) against none
+# (VK_EXT_pipeline_robustness, storage and uniform buffers DISABLED, the default now).
+if want regs-rob20; then
+  for M in 0 1; do VKPRIMS_BOUNDS_CHECKS=$M timeout 90 $B pipelines --stats | grep -E '^(sort_onesweep_k(32|64)_v[01]|sort_histogram|multisplit)' > "$OUT/regs-rob20-checks$M.md" 2>&1; done
+fi
+for M in 0 1; do
+  VKPRIMS_BOUNDS_CHECKS=$M step rob20-keys-$M 150 $B bench sort --n 2^26 --key u32 --values 0 --trials 5 --json "$OUT/rob20-keys-$M.json"
+  VKPRIMS_BOUNDS_CHECKS=$M step rob20-pairs-$M 150 $B bench sort --n 2^26 --key u32 --values 4 --trials 5 --json "$OUT/rob20-pairs-$M.json"
+  VKPRIMS_BOUNDS_CHECKS=$M step rob20-u64-$M 150 $B bench sort --n 2^26 --key u64 --values 0 --trials 5 --json "$OUT/rob20-u64-$M.json"
+  VKPRIMS_BOUNDS_CHECKS=$M step rob20-ms-$M 150 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --trials 5 --json "$OUT/rob20-ms-$M.json"
+done
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
