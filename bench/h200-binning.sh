@@ -344,9 +344,10 @@ step gather20-pairs 240 $B bench sort --n 2^26 --key u32 --values 4 --binning-po
 step gather20-u64 200 $B bench sort --n 2^26 --key u64 --values 0 --binning-policy "$G20,autoxautoxgatherxclocks" --trials 5 --json "$OUT/gather20-u64.json"
 step gather20-ms 150 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --binning-policy "auto,autoxautoxgather,448x16xgather" --trials 5 --json "$OUT/gather20-ms.json"
 step gather20-keys 150 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy "auto,autoxautoxgather,448x16xgather,512x20xgather" --trials 5 --json "$OUT/gather20-keys.json"
-# Session 20: the driver's default bounds checks (robust buffer access: a compare and a
+# Session 20 (experiment binary from session20/robustness.patch on 569f71f): the driver's default bounds checks
+# (robust buffer access: a compare and a
 # predicate or branch on every load and store in the H200's SASS) against none
-# (VK_EXT_pipeline_robustness, storage and uniform buffers DISABLED, the default now).
+# (VK_EXT_pipeline_robustness, storage and uniform buffers DISABLED; VKPRIMS_BOUNDS_CHECKS=1 kept them).
 if want regs-rob20; then
   for M in 0 1; do VKPRIMS_BOUNDS_CHECKS=$M timeout 90 $B pipelines --stats | grep -E '^(sort_onesweep_k(32|64)_v[01]|sort_histogram|multisplit)' > "$OUT/regs-rob20-checks$M.md" 2>&1; done
 fi

@@ -224,7 +224,7 @@ struct BenchArgs {
     #[arg(long, value_delimiter = ',')]
     policy: Vec<String>,
     /// Binning-pass policies of sort, multisplit and permutation to compare, `auto` or
-    /// WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xgather][xcrN][xlbN][xhgN][xhscalar][xclocks][xskipN]
+    /// WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xlbN][xhgN][xhscalar][xclocks][xskipN]
     /// (default: auto, 512x16 for 4-byte keys alone, 448x16 for 4-byte pairs (their key and
     /// value planes through shared memory in sequence; `xnoseq`: both at once), 448x13 for
     /// other 8-byte elements (u64 keys, or pairs with `xnoseq`), else 256x15; items are lowered to fit shared memory; WORKGROUP or ITEMS may
@@ -235,9 +235,7 @@ struct BenchArgs {
     /// while staging); `xlate` ranks before counting; `xstablefirst` keeps the first pass of
     /// a keys-only sort over every key bit stable (by default it ranks with atomics: no order
     /// among equal keys can show there, and from 4,096 tiles, `xcrN` for N, the second pass
-    /// ranks with atomics in class rounds, the first pass's buckets in order); `xgather`
-    /// stages a sort's tile as one word an element (bucket and index) and reads each key and
-    /// value back by index in the scatter; `xlbN` reads N earlier tiles per look-back round (default 8);
+    /// ranks with atomics in class rounds, the first pass's buckets in order); `xlbN` reads N earlier tiles per look-back round (default 8);
     /// `xhgN` runs the upfront histogram on N workgroups (default 2048); `xhscalar`
     /// makes it load one key at a time instead of 16 bytes; `xclocks` times the
     /// sort's binning phases with VK_KHR_shader_clock; `xskipN` skips phases for timing

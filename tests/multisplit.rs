@@ -128,24 +128,11 @@ fn pairs_planes_in_sequence_or_together() {
     // 4-byte pairs: the key plane, then the value plane, through the same shared words (the
     // default; with buckets from ids or splitters, the value round finds a position's bucket
     // from the key round's, kept per lane), or both planes at once (`xnoseq`); every bucket
-    // source, both rankings, forced fallbacks, odd items per lane; and one plane gathered
-    // (`xgather`: bucket and index staged, key and value read back by index), also for 8-byte
-    // keys with 8-byte values.
+    // source, both rankings, forced fallbacks, odd items per lane.
     let ctx = common::ctx();
     let n = 45_007;
     let keys = sort_keys(KeyPattern::Random, KeyType::U32, n, 17);
-    let keys64 = sort_keys(KeyPattern::Random, KeyType::U64, n, 20);
-    for (ranking, period) in [(Ranking::Stable, 3u32), (Ranking::Atomic, 0)] {
-        let mut d = MultisplitDesc::new(KeyType::U64, n as u64, BucketSource::Bits { lo: 40, hi: 47 });
-        d.policy = vkprims::prims::binning::BinningPolicy::parse("64x13xgather").unwrap();
-        d.value_bytes = 8;
-        d.ranking = ranking;
-        d.force_fallback_period = period;
-        let label = MultisplitPlan::new(&ctx, d.clone()).unwrap().policy_label();
-        assert!(label.contains("gathered"), "{label}");
-        check(&d, &keys64, None);
-    }
-    for name in ["64x15", "64x15xnoseq", "autoxauto", "64x13xgather"] {
+    for name in ["64x15", "64x15xnoseq", "autoxauto"] {
         let policy = vkprims::prims::binning::BinningPolicy::parse(name).unwrap();
         for (ranking, period) in [(Ranking::Stable, 0u32), (Ranking::Stable, 3), (Ranking::Atomic, 2)] {
             let desc = |source| {

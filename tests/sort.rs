@@ -372,49 +372,6 @@ fn pairs_planes_in_sequence_or_together() {
 }
 
 #[test]
-fn gathered_scatter() {
-    // `xgather`: every pass stages one word an element (bucket, index in the tile) and the
-    // scatter reads each key and value back by index. Every key type with no, 4- and 8-byte
-    // values, both directions, a bit range, tile edges, forced fallbacks, both rankings of the
-    // first pass, on small tiles (many of them); then the default gather tile.
-    let ctx = common::ctx();
-    let policy = BinningPolicy::parse("64x13xgather").unwrap();
-    let mut d = SortDesc::new(KeyType::U64, 1000);
-    d.policy = policy;
-    d.value_bytes = 8;
-    let plan = SortPlan::new(&ctx, d).unwrap();
-    assert!(plan.policy_label().contains("gathered"), "{}", plan.policy_label());
-    let t = plan.tile_keys();
-    for (i, key) in KeyType::ALL.into_iter().enumerate() {
-        // Each value size at 0 and 1 element, at the tile edges and, with forced fallbacks,
-        // over many tiles.
-        for (n, value_bytes, period) in [(0, 4, 0), (1, 8, 0), (t - 1, 0, 0), (t, 8, 0), (t + 1, 4, 0), (5 * t + 3, 8, 3), (5 * t + 3, 4, 3)] {
-            let mut d = SortDesc::new(key, n);
-            d.policy = policy;
-            d.value_bytes = value_bytes;
-            d.force_fallback_period = period;
-            d.descending = (i + value_bytes as usize / 4) % 2 == 1;
-            let pattern = if value_bytes == 4 { KeyPattern::FewDistinct } else { KeyPattern::Random };
-            check(&d, pattern, 81 + n);
-        }
-        let mut d = SortDesc::new(key, 9_011);
-        d.policy = policy;
-        d.value_bytes = 4;
-        d.bits = (3, key.bits() - 5);
-        d.ranking = Ranking::Atomic;
-        check(&d, KeyPattern::Random, 83);
-    }
-    for (key, value_bytes) in [(KeyType::U32, 4), (KeyType::F64, 8)] {
-        let mut d = SortDesc::new(key, 40_009);
-        d.policy = BinningPolicy::parse("autoxautoxgather").unwrap();
-        d.value_bytes = value_bytes;
-        d.force_fallback_period = 3;
-        check(&d, KeyPattern::Random, 84);
-    }
-    common::assert_no_validation_messages(&ctx);
-}
-
-#[test]
 fn shared_memory_peer_matching() {
     // The default matching: peers matched by atomicOr into shared mask words (at most 32
     // lanes, and where the mask rows fit: on lavapipe's 32 KiB, 8 subgroups of a

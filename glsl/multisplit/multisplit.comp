@@ -38,9 +38,6 @@ bool pass_writes_keys() { return true; }
 uint bucket_bits() { return pc.buckets <= 1u ? 0u : uint(findMSB(pc.buckets - 1u)) + 1u; }
 uint bucket_base(uint b) { return offsets[b]; }
 bool pass_is_trivial() { return offsets[HIST_FLAGS] != 0u; }
-// Bit 3, one plane gathered (policy `xgather`, sort/gather_plane.glsl); no other role bits.
-layout(constant_id = 15) const uint PASS_ROLE = 0;
-#include "sort/gather_plane.glsl"
 
 #include "sort/binning.glsl"
 

@@ -43,11 +43,10 @@
 // and may define PARTITIONED (GL_NV_shader_subgroup_partitioned ranking), and ONE_PLANE with
 //   bool one_plane()                      stage one word per element (RELOAD or STAGE_ALL),
 //   const uint ONE_PLANE_ON               1 where one_plane() (sizes s_blk), else 0:
-//   uint plane_word(uint first, uint i, KEY k, uint b)  element i's word (first: the tile's
-//                                         first index; b: its bucket)
-//   bool plane_needs_blk()                positions find their bucket from the bucket starts
-//                                         (s_blk, blk_bucket), not from their word
-//   uint plane_bucket(uint i, uint w)     the bucket of tile position i, holding word w
+//   uint plane_word(uint first, uint i, KEY k)  element i's word (first: the tile's first index)
+//   bool plane_has_key()                  the word holds the key (else a position's bucket
+//                                         comes from the bucket starts, s_blk)
+//   KEY plane_key(uint w)                 the key in word w
 //   void plane_scatter(uint dst, uint first, uint w)  store output dst from word w
 // and CLASS_ROUNDS with (atomic ranking in class rounds, rank_tile)
 //   bool class_rounds()                   rank in class rounds
@@ -610,12 +609,12 @@ void stage_planes(uint tile) {
 #ifdef ONE_PLANE
     if (one_plane()) {
         // (Read after the look-back's barrier; the bucket starts are final.)
-        if (plane_needs_blk()) fill_blk();
+        if (!plane_has_key()) fill_blk();
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
             uint e = el[j];
             if (e == INVALID) continue;
             uint i = key_index(tile, j);
-            s_mem[el_pos(e)] = plane_word(tile * t, i, RELOAD != 0u ? key_in(i) : key[j], el_bucket(e));
+            s_mem[el_pos(e)] = plane_word(tile * t, i, RELOAD != 0u ? key_in(i) : key[j]);
         }
         return;
     }
@@ -648,7 +647,8 @@ void scatter_planes(uint tile, uint count) {
             uint i = r * wg + gl_LocalInvocationIndex;
             if (i >= count) continue;
             uint w = s_mem[i];
-            uint dst = s_glob[plane_bucket(i, w)] + i;
+            uint b = plane_has_key() ? bucket_of(0u, plane_key(w)) : blk_bucket(i);
+            uint dst = s_glob[b] + i;
             if ((DEBUG_SKIP & 2u) == 0u) plane_scatter(dst, tile * t, w);
         }
         return;

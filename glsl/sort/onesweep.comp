@@ -63,10 +63,8 @@ bool pass_writes_keys() { return (PASS_ROLE & 2u) == 0u; }
 const uint ONE_PLANE_ON = (PASS_ROLE >> 3) & 1u;
 bool one_plane() { return ONE_PLANE_ON != 0u; }
 bool plane_has_key() { return (PASS_ROLE & 1u) != 0u; }
-uint plane_word(uint first, uint i, KEY k, uint b) { return plane_has_key() ? (k << 16) | (i - first) : vals_in[i]; }
-bool plane_needs_blk() { return !plane_has_key(); }
-uint blk_bucket(uint i);
-uint plane_bucket(uint i, uint w) { return plane_has_key() ? bucket_of(0u, w >> 16) : blk_bucket(i); }
+uint plane_word(uint first, uint i, KEY k) { return plane_has_key() ? (k << 16) | (i - first) : vals_in[i]; }
+KEY plane_key(uint w) { return w >> 16; }
 void key_out(uint i, KEY k);
 void plane_scatter(uint dst, uint first, uint w) {
     if (!plane_has_key()) {
@@ -79,8 +77,6 @@ void plane_scatter(uint dst, uint first, uint w) {
 #else
 VAL val_at(uint i) { return vals_in[i]; }
 bool pass_writes_keys() { return true; }
-// Bit 3, one plane gathered (policy `xgather`, sort/gather_plane.glsl).
-#include "sort/gather_plane.glsl"
 #endif
 #ifdef NARROW
 // The same bindings as bytes.

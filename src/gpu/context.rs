@@ -28,11 +28,6 @@ pub struct ContextOptions {
     pub validate: bool,
     /// How long a submission may run before it is reported as a timeout.
     pub timeout: Duration,
-    /// Keep the driver's default bounds checks on storage and uniform buffers (or
-    /// VKPRIMS_BOUNDS_CHECKS=1). Off by default: every kernel indexes its buffers in bounds
-    /// by construction, so where VK_EXT_pipeline_robustness is present the pipelines ask
-    /// for no checks (see [`Capabilities::pipeline_robustness`]).
-    pub bounds_checks: bool,
 }
 
 impl Default for ContextOptions {
@@ -43,8 +38,7 @@ impl Default for ContextOptions {
             .and_then(|s| s.parse::<f64>().ok())
             .map(Duration::from_secs_f64)
             .unwrap_or(Duration::from_secs(60));
-        let bounds_checks = std::env::var("VKPRIMS_BOUNDS_CHECKS").map(|v| v == "1").unwrap_or(false);
-        ContextOptions { device: None, validate, timeout, bounds_checks }
+        ContextOptions { device: None, validate, timeout }
     }
 }
 
@@ -75,11 +69,6 @@ pub struct Capabilities {
     /// storageBuffer8BitAccess (Vulkan 1.2): byte loads and stores in storage buffers (the
     /// permutation of indices hands its last pass a byte a key).
     pub storage_buffer_8bit: bool,
-    /// VK_EXT_pipeline_robustness (pipelineRobustness): pipelines are created with bounds
-    /// checks on storage and uniform buffers disabled. Drivers may check every access by
-    /// default (the H200's did: a compare and a predicate or branch on each load and store,
-    /// which kept its compiler from batching a scatter's shared reads).
-    pub pipeline_robustness: bool,
 }
 
 /// What a host program must enable on its device before handing it to [`Context::from_raw`]
@@ -124,8 +113,6 @@ impl DeviceRequirements {
             extensions.push(part_ext);
         }
         let clock_ext = vk::KHR_SHADER_CLOCK_NAME;
-        let rob_ext = vk::EXT_PIPELINE_ROBUSTNESS_NAME;
-        let mut rob = vk::PhysicalDevicePipelineRobustnessFeaturesEXT::default();
         let mut ssc = vk::PhysicalDeviceSubgroupSizeControlFeatures::default();
         let mut pep = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default();
         let mut bda = vk::PhysicalDeviceBufferDeviceAddressFeatures::default();
@@ -141,9 +128,6 @@ impl DeviceRequirements {
         if has(pep_ext) {
             f2 = f2.push_next(&mut pep);
         }
-        if has(rob_ext) {
-            f2 = f2.push_next(&mut rob);
-        }
         instance.get_physical_device_features2(physical, &mut f2);
         let storage_image_extended_formats = f2.features.shader_storage_image_extended_formats == vk::TRUE;
         let shader_int64 = f2.features.shader_int64 == vk::TRUE;
@@ -151,10 +135,6 @@ impl DeviceRequirements {
         let shader_clock = clock.shader_subgroup_clock == vk::TRUE;
         if shader_clock {
             extensions.push(clock_ext);
-        }
-        let pipeline_robustness = rob.pipeline_robustness == vk::TRUE;
-        if pipeline_robustness {
-            extensions.push(rob_ext);
         }
         let capabilities = Capabilities {
             subgroup_size_control: ssc.subgroup_size_control == vk::TRUE,
@@ -168,7 +148,6 @@ impl DeviceRequirements {
             buffer_device_address: bda.buffer_device_address == vk::TRUE,
             storage_image_extended_formats,
             storage_buffer_8bit: s8.storage_buffer8_bit_access == vk::TRUE,
-            pipeline_robustness,
         };
         DeviceRequirements { extensions, capabilities }
     }
@@ -407,11 +386,7 @@ impl Context {
             Ok(p) => p,
             Err(e) => return Err(fail(e, &debug)),
         };
-        let mut req = unsafe { DeviceRequirements::query(&instance, physical) };
-        if opts.bounds_checks {
-            req.capabilities.pipeline_robustness = false;
-            req.extensions.retain(|e| *e != vk::EXT_PIPELINE_ROBUSTNESS_NAME);
-        }
+        let req = unsafe { DeviceRequirements::query(&instance, physical) };
         let Some(queue_family) = compute_queue_family(&instance, physical) else {
             let name = unsafe { info::query(&instance, physical, None) }.name;
             return Err(fail(Error::Unsupported { device: name, what: "a compute queue".into() }, &debug));
@@ -648,10 +623,6 @@ unsafe fn create_device(
     let mut clock = vk::PhysicalDeviceShaderClockFeaturesKHR::default().shader_subgroup_clock(true);
     if c.shader_clock {
         ci = ci.push_next(&mut clock);
-    }
-    let mut rob = vk::PhysicalDevicePipelineRobustnessFeaturesEXT::default().pipeline_robustness(true);
-    if c.pipeline_robustness {
-        ci = ci.push_next(&mut rob);
     }
     instance.create_device(physical, &ci, None).ctx(|| "vkCreateDevice".into())
 }

@@ -220,15 +220,6 @@ impl Context {
         if self.caps.pipeline_executable_info {
             ci[0] = ci[0].flags(vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR);
         }
-        // No bounds checks on buffers: every kernel indexes in bounds (Capabilities).
-        let mut robustness = vk::PipelineRobustnessCreateInfoEXT::default()
-            .storage_buffers(vk::PipelineRobustnessBufferBehaviorEXT::DISABLED)
-            .uniform_buffers(vk::PipelineRobustnessBufferBehaviorEXT::DISABLED)
-            .vertex_inputs(vk::PipelineRobustnessBufferBehaviorEXT::DEVICE_DEFAULT)
-            .images(vk::PipelineRobustnessImageBehaviorEXT::DEVICE_DEFAULT);
-        if self.caps.pipeline_robustness {
-            ci[0] = ci[0].push_next(&mut robustness);
-        }
         let res = d.create_compute_pipelines(self.pipeline_cache, &ci, None);
         d.destroy_shader_module(module, None);
         let pipeline = res.map_err(|(_, e)| e).ctx(what)?[0];

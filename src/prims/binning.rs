@@ -177,13 +177,6 @@ pub struct BinningPolicy {
     /// 6-shared-class-starts).
     #[serde(default = "default_second_pass_tiles")]
     pub second_pass_tiles: u32,
-    /// Sorts and the multisplit: stage one word an element, its bucket and its index in the
-    /// tile, whatever the key and value sizes (`xgather`); the scatter reads each position's
-    /// key and value back from the input by that index, in one round (tile:
-    /// [`BinningPolicy::GATHER_TILE`]). Only where the tile is staged before the look-back
-    /// (with [`BinningPolicy::reload`], the default, or [`BinningPolicy::stage_all`]).
-    #[serde(default)]
-    pub gather: bool,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -235,7 +228,6 @@ impl Default for BinningPolicy {
             sequential_planes: true,
             atomic_first_keys: true,
             second_pass_tiles: default_second_pass_tiles(),
-            gather: false,
         }
     }
 }
@@ -264,21 +256,6 @@ impl BinningPolicy {
     /// (71) 0.657, 320x20 (87) 0.667, 256x24 (102) 0.704; 512x14 and 512x16 (73, 69
     /// registers: one workgroup an SM) 0.823 and 0.787 (bench/results/h200/binning/session14).
     pub const SEQUENTIAL_TILE: (u32, u32) = (448, 16);
-    /// The default tile of sorts with [`BinningPolicy::gather`] (one word an element
-    /// whatever its size): not yet measured on the H200; 512x16 is the keys' tile.
-    pub const GATHER_TILE: (u32, u32) = (512, 16);
-
-    /// The policy a sort's or multisplit's pass runs and its kernel role: with
-    /// [`BinningPolicy::gather`], one plane ([`ROLE_ONE_PLANE`]) at [`BinningPolicy::GATHER_TILE`]
-    /// where the policy says 0.
-    pub(crate) fn gathered(&self) -> (BinningPolicy, u32) {
-        if !self.gather {
-            return (*self, 0);
-        }
-        let or = |v: u32, auto: u32| if v == 0 { auto } else { v };
-        let p = BinningPolicy { workgroup_size: or(self.workgroup_size, Self::GATHER_TILE.0), items: or(self.items, Self::GATHER_TILE.1), ..*self };
-        (p, ROLE_ONE_PLANE)
-    }
 
     /// The tile asked for, (workgroup, items): the policy's, or the tuned default for the
     /// element's staged 4-byte words (or the planes in sequence) where it says 0.
@@ -287,19 +264,19 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xgather][xcrN][xlbN][xhgN][xhscalar][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xlbN][xhgN][xhscalar][xclocks]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
     /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `late`:
     /// [`BinningPolicy::late_counts`]; `noseq`: [`BinningPolicy::sequential_planes`] off;
-    /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `gather`: [`BinningPolicy::gather`]; `crN`:
+    /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `crN`:
     /// [`BinningPolicy::second_pass_tiles`]; `lbN`: the look-back window; `hgN`: the upfront
     /// histogram's workgroups; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
     /// `clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xgather][xcrN][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -319,7 +296,6 @@ impl BinningPolicy {
                 ("late", _) => p.late_counts = true,
                 ("noseq", _) => p.sequential_planes = false,
                 ("stablefirst", _) => p.atomic_first_keys = false,
-                ("gather", _) => p.gather = true,
                 (r, _) if r.starts_with("cr") => p.second_pass_tiles = r[2..].parse().map_err(|_| bad())?,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
@@ -345,7 +321,6 @@ impl BinningPolicy {
             (self.late_counts, "xlate".into()),
             (!self.sequential_planes, "xnoseq".into()),
             (!self.atomic_first_keys, "xstablefirst".into()),
-            (self.gather, "xgather".into()),
             (self.second_pass_tiles != d.second_pass_tiles, format!("xcr{}", self.second_pass_tiles)),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
@@ -385,8 +360,6 @@ pub(crate) struct BinningPass {
     pub lookback_window: u32,
     pub reload: bool,
     pub sequential: bool,
-    /// One word an element read back by index in the scatter (`BinningPolicy::gather`).
-    pub gather: bool,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -549,8 +522,6 @@ impl BinningPass {
             lookback_window: p.lookback_window,
             reload: p.reload,
             sequential,
-            // (Without reload or stage_all the kernel stages plane by plane after the look-back.)
-            gather: p.gather && one_plane && (p.reload || p.stage_all),
             pipeline,
         })
     }
@@ -565,7 +536,7 @@ impl BinningPass {
         let planes = if self.stage_all { ", planes" } else { "" };
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
         let reload = if self.reload { "" } else { ", kept" };
-        let planes = if self.sequential { ", planes in sequence" } else if self.gather { ", gathered" } else { planes };
+        let planes = if self.sequential { ", planes in sequence" } else { planes };
         format!("tile {} ({}x{}, {}{reload}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }

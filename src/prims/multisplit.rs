@@ -219,8 +219,7 @@ impl MultisplitPlan {
             push_bytes: 20,
             role: 0,
         };
-        let (policy, role) = desc.policy.gathered();
-        let pass = BinningPass::new(ctx, &what, input, desc.force_fallback_period, &policy, desc.ranking, BinningKernel { role, ..kernel })?;
+        let pass = BinningPass::new(ctx, &what, input, desc.force_fallback_period, &desc.policy, desc.ranking, kernel)?;
         Ok(MultisplitPlan { desc, histogram, offsets, pass, composed })
     }
 

@@ -201,15 +201,8 @@ impl SortPlan {
             ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
         let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
         let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings: 6, push_bytes: 20, role: 0 };
-        // `BinningPolicy::gather`: every pass of a sort (not the permutation's roles) stages one
-        // word an element.
-        let (base, gather_role) = match roles {
-            None => desc.policy.gathered(),
-            Some(_) => (BinningPolicy { gather: false, ..desc.policy }, 0),
-        };
         let binning = |ranking: Ranking, role: u32, items: u32| {
-            let policy = BinningPolicy { items: if items == 0 { base.items } else { items }, ..base };
-            let role = role | gather_role;
+            let policy = BinningPolicy { items: if items == 0 { desc.policy.items } else { items }, ..desc.policy };
             BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &policy, ranking, BinningKernel { role, ..kernel.clone() })
         };
         let single = desc.passes() == 1;
