@@ -357,6 +357,43 @@ for M in 0 1; do
   VKPRIMS_BOUNDS_CHECKS=$M step rob20-u64-$M 150 $B bench sort --n 2^26 --key u64 --values 0 --trials 5 --json "$OUT/rob20-u64-$M.json"
   VKPRIMS_BOUNDS_CHECKS=$M step rob20-ms-$M 150 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --trials 5 --json "$OUT/rob20-ms-$M.json"
 done
+# Session 20: the sort's digit passes under the Vulkan memory model (experiment binary
+# target/exp/vkprims-vmm from session20/vmm.patch on 2ad9d36: `#pragma use_vulkan_memory_model`
+# in onesweep.comp, the device feature enabled), against the default GLSL450 model; then
+# both pair passes' SASS from the driver's disk cache (target/exp/sass.py, zstd and its
+# libraries beside it), and CUB's onesweep kernels' SASS.
+V20=target/exp/vkprims-vmm
+if want vmm20; then
+  for N in glsl450 vmm; do X=$B; [ $N = vmm ] && X=$V20
+    timeout 150 $X bench sort --n 2^26 --key u32 --values 0,4 --trials 5 --json "$OUT/vmm20-$N.json" > "$OUT/vmm20-$N.md" 2> "$OUT/vmm20-$N.log"
+    timeout 150 $X bench sort --n 2^26 --key u64 --values 0 --trials 5 --json "$OUT/vmm20-u64-$N.json" > "$OUT/vmm20-u64-$N.md" 2>> "$OUT/vmm20-$N.log"
+    timeout 90 $X pipelines --stats | grep -E '^sort_onesweep_k(32|64)_v[01] \(sort (u32|u64) values [04]B middle' > "$OUT/vmm20-regs-$N.md" 2>&1
+  done
+fi
+if want sass20; then
+  for N in glsl450 vmm; do X=$B; [ $N = vmm ] && X=$V20
+    rm -rf ~/.cache/nvidia/GLCache
+    timeout 60 $X bench sort --n 2^20 --key u32 --values 4 --trials 1 > /dev/null 2>&1
+    timeout 150 python3 target/exp/sass.py "pairs-$N" >> "$OUT/sass20.md" 2>&1
+  done
+fi
+if want cub-sass20; then
+  { [ -x /tmp/cub_anchor ] || nvcc -O3 -arch=sm_90 -o /tmp/cub_anchor .gl/cub_anchor.cu; } && cuobjdump -sass /tmp/cub_anchor > /tmp/cub.sass 2>&1
+  python3 - "$OUT" <<'PY'
+import sys, re
+out = sys.argv[1]
+text = open('/tmp/cub.sass').read()
+parts = re.split(r'(?=\n\s*Function : )', text)
+keep = [p for p in parts if 'Onesweep' in p.split('\n', 2)[1]]
+open(out + '/cub-onesweep.sass', 'w').write(''.join(keep))
+for p in keep:
+    name = p.split('\n', 2)[1].strip()
+    n = len(re.findall(r'/\*[0-9a-f]{4}\*/', p))
+    regs = [int(x) for x in re.findall(r'\bR(\d+)\b', p)]
+    stg = sorted(set(re.findall(r'\b(STG[A-Z0-9_.]*|LDG[A-Z0-9_.]*)', p)))
+    print(name[:160], 'instrs', n, 'max R', max(regs) if regs else -1, ' '.join(stg))
+PY
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
