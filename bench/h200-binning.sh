@@ -384,10 +384,10 @@ import sys, re
 out = sys.argv[1]
 text = open('/tmp/cub.sass').read()
 parts = re.split(r'(?=\n\s*Function : )', text)
-keep = [p for p in parts if 'Onesweep' in p.split('\n', 2)[1]]
+keep = [p for p in parts if 'Onesweep' in p.lstrip().split('\n', 1)[0]]
 open(out + '/cub-onesweep.sass', 'w').write(''.join(keep))
 for p in keep:
-    name = p.split('\n', 2)[1].strip()
+    name = p.lstrip().split('\n', 1)[0].strip()
     n = len(re.findall(r'/\*[0-9a-f]{4}\*/', p))
     regs = [int(x) for x in re.findall(r'\bR(\d+)\b', p)]
     stg = sorted(set(re.findall(r'\b(STG[A-Z0-9_.]*|LDG[A-Z0-9_.]*)', p)))
