@@ -394,6 +394,23 @@ for p in keep:
     print(name[:160], 'instrs', n, 'max R', max(regs) if regs else -1, ' '.join(stg))
 PY
 fi
+# Session 20: the scatter's rounds without a test per round where the tile is full (CUB's
+# full-tile scatter; target/exp/vkprims-full), against target/exp/vkprims-vmm (whose SASS equals
+# 2ad9d36's: vmm20), then the new pair pass's SASS.
+if want full20; then
+  for N in base full; do X=$V20; [ $N = full ] && X=target/exp/vkprims-full
+    timeout 150 $X bench sort --n 2^26 --key u32 --values 0,4 --trials 5 --json "$OUT/full20-$N.json" > "$OUT/full20-$N.md" 2> "$OUT/full20-$N.log"
+    timeout 150 $X bench sort --n 2^26 --key u64 --values 0 --trials 5 --json "$OUT/full20-u64-$N.json" > "$OUT/full20-u64-$N.md" 2>> "$OUT/full20-$N.log"
+    timeout 150 $X bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --trials 5 --json "$OUT/full20-ms-$N.json" > "$OUT/full20-ms-$N.md" 2>> "$OUT/full20-$N.log"
+    timeout 90 $X pipelines --stats | grep -E '^(sort_onesweep_k(32|64)_v[01]|perm_pass_narrow) \(' | cut -c1-400 > "$OUT/full20-regs-$N.md" 2>&1
+  done
+  rm -rf ~/.cache/nvidia/GLCache
+  timeout 60 target/exp/vkprims-full bench sort --n 2^20 --key u32 --values 4 --trials 1 > /dev/null 2>&1
+  timeout 150 python3 target/exp/sass.py pairs-full >> "$OUT/sass20.md" 2>&1
+fi
+# Session 20's final run: selftest, then the final rows (with the anchors in the same command).
+step final20 170 $B bench sort --n 2^20,2^28 --key u32 --values 0,4 --trials 10 --profile --json "$OUT/final20.json"
+step final20-u64 90 $B bench sort --n 2^27 --key u64 --values 0 --trials 10 --profile --json "$OUT/final20-u64.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
