@@ -408,6 +408,12 @@ if want full20; then
   timeout 60 target/exp/vkprims-full bench sort --n 2^20 --key u32 --values 4 --trials 1 > /dev/null 2>&1
   timeout 150 python3 target/exp/sass.py pairs-full >> "$OUT/sass20.md" 2>&1
 fi
+# Session 20: the stable ranking's peer matching on the final code (CUB's pass matches with one
+# ballot per digit bit: session20/4-vmm-cub-sass): shared memory (default), ballots, subgroupPartitionNV.
+step rank20-keys 150 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy auto,autoxautoxballots,autoxautoxpart --trials 5 --json "$OUT/rank20-keys.json"
+step rank20-pairs 150 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,autoxautoxballots,autoxautoxpart --trials 5 --json "$OUT/rank20-pairs.json"
+step rank20-u64 150 $B bench sort --n 2^26 --key u64 --values 0 --binning-policy auto,autoxautoxballots,autoxautoxpart --trials 5 --json "$OUT/rank20-u64.json"
+if want rank20-regs; then timeout 90 $B pipelines --stats --binning-policy auto,autoxautoxballots,autoxautoxpart | grep -E '^sort_onesweep_k(32|64)_v[01] \(sort (u32|u64) values [04]B middle' > "$OUT/rank20-regs.md" 2>&1; fi
 # Session 20's final run: selftest, then the final rows (with the anchors in the same command).
 step final20 170 $B bench sort --n 2^20,2^28 --key u32 --values 0,4 --trials 10 --profile --json "$OUT/final20.json"
 step final20-u64 90 $B bench sort --n 2^27 --key u64 --values 0 --trials 10 --profile --json "$OUT/final20-u64.json"
