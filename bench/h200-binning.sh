@@ -414,6 +414,14 @@ step rank20-keys 150 $B bench sort --n 2^26 --key u32 --values 0 --binning-polic
 step rank20-pairs 150 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,autoxautoxballots,autoxautoxpart --trials 5 --json "$OUT/rank20-pairs.json"
 step rank20-u64 150 $B bench sort --n 2^26 --key u64 --values 0 --binning-policy auto,autoxautoxballots,autoxautoxpart --trials 5 --json "$OUT/rank20-u64.json"
 if want rank20-regs; then timeout 90 $B pipelines --stats --binning-policy auto,autoxautoxballots,autoxautoxpart | grep -E '^sort_onesweep_k(32|64)_v[01] \(sort (u32|u64) values [04]B middle' > "$OUT/rank20-regs.md" 2>&1; fi
+# Session 20: the value round's loads in groups (`xvcN`), so the pair pass's register peak
+# falls and 512x16 pair tiles (8,192) fit two workgroups an SM; this build's default is
+# 512x16 with groups of 8, the old default is 448x16xvc16 (all 16 at once: the same code).
+VC20="auto,448x16xvc16,448x16,512x16xvc4,512x16xvc16,480x16,512x17"
+if want vc20-regs; then timeout 90 $B pipelines --stats --binning-policy "$VC20" | grep -E '^sort_onesweep_k32_v1 \(sort u32 values 4B middle' > "$OUT/vc20-regs.md" 2>&1; fi
+step vc20-pairs 150 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy "$VC20" --trials 5 --json "$OUT/vc20-pairs.json"
+step vc20-28 150 $B bench sort --n 2^20,2^28 --key u32 --values 4 --binning-policy auto,448x16xvc16 --trials 10 --json "$OUT/vc20-28.json"
+step vc20-ms 150 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 4 --ranking stable,atomic --binning-policy auto,448x16xvc16 --trials 10 --json "$OUT/vc20-ms.json"
 # Session 20's final run: selftest, then the final rows (with the anchors in the same command).
 step final20 170 $B bench sort --n 2^20,2^28 --key u32 --values 0,4 --trials 10 --profile --json "$OUT/final20.json"
 step final20-u64 90 $B bench sort --n 2^27 --key u64 --values 0 --trials 10 --profile --json "$OUT/final20-u64.json"

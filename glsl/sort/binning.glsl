@@ -110,6 +110,10 @@ layout(constant_id = 14) const uint EARLY = 1;
 // values read once with the keys to warm the cache, were slower on the H200:
 // bench/results/h200/binning/session14.)
 layout(constant_id = 16) const uint SEQ_PLANES = 0;
+// SEQ: the values are read VAL_CHUNK a lane at a time (0: all at once); each group's loads
+// take their index through a word read back from the previous group's staging, so the driver
+// cannot issue them sooner and hold more registers where the pass holds the most.
+layout(constant_id = 17) const uint VAL_CHUNK = 0;
 #if KEY64 == 0 && VALUE_WORDS == 1
 const uint SEQ = SEQ_PLANES;
 #else
@@ -672,8 +676,15 @@ void scatter_planes(uint tile, uint count) {
         // the key scatter (where they would hold ITEMS more registers).
         barrier();  // every key read out of s_mem
         uint late_tile = s_tile;
+        uint after = 0u;  // a zero the compiler cannot prove: orders a group after the last
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-            uint i = key_index(late_tile, j);
+            if (VAL_CHUNK != 0u && j > 0u && j % VAL_CHUNK == 0u) {
+                // The lane's own last staged word, if it staged one (else no later element of
+                // the lane is in the input either).
+                uint at = (seq_pos[(j - 1u) / 2u] >> (16u * ((j - 1u) % 2u))) & 0xFFFFu;
+                if (key_index(late_tile, j - 1u) < pc.n) after = uint(s_mem[at] == 0xFFFFFFFFu && pc.n == 0u);
+            }
+            uint i = key_index(late_tile, j) + after;
             if (i < pc.n) s_mem[(seq_pos[j / 2u] >> (16u * (j % 2u))) & 0xFFFFu] = val_at(i);
         }
         barrier();

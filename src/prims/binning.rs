@@ -177,6 +177,11 @@ pub struct BinningPolicy {
     /// 6-shared-class-starts).
     #[serde(default = "default_second_pass_tiles")]
     pub second_pass_tiles: u32,
+    /// With [`BinningPolicy::sequential_planes`]: the values are read this many a lane at a
+    /// time (`xvcN`), each group after the last one's are staged, so fewer loads are in
+    /// flight where the pass holds the most registers (all at once: ITEMS or more).
+    #[serde(default = "default_value_chunk")]
+    pub value_chunk: u32,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -195,6 +200,9 @@ fn default_atomic_first() -> bool {
 }
 fn default_second_pass_tiles() -> u32 {
     4096
+}
+fn default_value_chunk() -> u32 {
+    8
 }
 
 /// The binning pass's phases, as its clocks count them. With [`BinningPolicy::late_counts`]
@@ -228,6 +236,7 @@ impl Default for BinningPolicy {
             sequential_planes: true,
             atomic_first_keys: true,
             second_pass_tiles: default_second_pass_tiles(),
+            value_chunk: default_value_chunk(),
         }
     }
 }
@@ -255,7 +264,7 @@ impl BinningPolicy {
     /// SM) took 0.622 ms for a 256-way multisplit of 2^26 pairs, 384x18 (79) 0.633, 384x16
     /// (71) 0.657, 320x20 (87) 0.667, 256x24 (102) 0.704; 512x14 and 512x16 (73, 69
     /// registers: one workgroup an SM) 0.823 and 0.787 (bench/results/h200/binning/session14).
-    pub const SEQUENTIAL_TILE: (u32, u32) = (448, 16);
+    pub const SEQUENTIAL_TILE: (u32, u32) = (512, 16);
 
     /// The tile asked for, (workgroup, items): the policy's, or the tuned default for the
     /// element's staged 4-byte words (or the planes in sequence) where it says 0.
@@ -296,6 +305,7 @@ impl BinningPolicy {
                 ("late", _) => p.late_counts = true,
                 ("noseq", _) => p.sequential_planes = false,
                 ("stablefirst", _) => p.atomic_first_keys = false,
+                (r, _) if r.starts_with("vc") => p.value_chunk = r[2..].parse().ok().filter(|&c| c > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("cr") => p.second_pass_tiles = r[2..].parse().map_err(|_| bad())?,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
@@ -322,6 +332,7 @@ impl BinningPolicy {
             (!self.sequential_planes, "xnoseq".into()),
             (!self.atomic_first_keys, "xstablefirst".into()),
             (self.second_pass_tiles != d.second_pass_tiles, format!("xcr{}", self.second_pass_tiles)),
+            (self.value_chunk != d.value_chunk, format!("xvc{}", self.value_chunk)),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
             (self.histogram_scalar_loads, "xhscalar".into()),
@@ -360,6 +371,8 @@ pub(crate) struct BinningPass {
     pub lookback_window: u32,
     pub reload: bool,
     pub sequential: bool,
+    /// Values read a lane at a time in the value round (sequential planes); `items`: all.
+    pub value_chunk: u32,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -497,6 +510,7 @@ impl BinningPass {
                 !p.late_counts as u32,
                 kernel.role,
                 sequential as u32,
+                if sequential { p.value_chunk.min(items) } else { 0 },
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -522,6 +536,7 @@ impl BinningPass {
             lookback_window: p.lookback_window,
             reload: p.reload,
             sequential,
+            value_chunk: if sequential { p.value_chunk.min(items) } else { items },
             pipeline,
         })
     }
@@ -536,7 +551,11 @@ impl BinningPass {
         let planes = if self.stage_all { ", planes" } else { "" };
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
         let reload = if self.reload { "" } else { ", kept" };
-        let planes = if self.sequential { ", planes in sequence" } else { planes };
+        let planes = match self.sequential {
+            true if self.value_chunk < self.items => format!(", planes in sequence, values {} at a time", self.value_chunk),
+            true => ", planes in sequence".into(),
+            false => planes.into(),
+        };
         format!("tile {} ({}x{}, {}{reload}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }
@@ -578,13 +597,13 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "512x10xnoseq", "autoxautoxcr0", "64x8xballotsxlate", "64x15xkeepxlatexlb4"] {
+        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "512x10xnoseq", "autoxautoxcr0", "64x8xballotsxlate", "64x15xkeepxlatexlb4", "448x16xvc16", "autoxautoxcr0xvc1"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);
         }
         assert_eq!(BinningPolicy::parse("64x4xclocksxpart").unwrap().label(), "64x4xpartxclocks");
-        for bad in ["0x15", "384x0", "x15", "384", "384x15xsmatch", "384xq", "384x15xballotsxpart", "384x15xhg0", "384x15xhgx", "384x15xcr"] {
+        for bad in ["0x15", "384x0", "x15", "384", "384x15xsmatch", "384xq", "384x15xballotsxpart", "384x15xhg0", "384x15xhgx", "384x15xcr", "384x15xvc0", "384x15xvc"] {
             assert!(BinningPolicy::parse(bad).is_err(), "{bad}");
         }
     }
