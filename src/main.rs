@@ -224,9 +224,10 @@ struct BenchArgs {
     #[arg(long, value_delimiter = ',')]
     policy: Vec<String>,
     /// Binning-pass policies of sort, multisplit and permutation to compare, `auto` or
-    /// WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xlbN][xhgN][xhscalar][xclocks][xskipN]
-    /// (default: auto, 512x16 for 4-byte keys alone, 448x16 for 4-byte pairs (their key and
-    /// value planes through shared memory in sequence; `xnoseq`: both at once), 448x13 for
+    /// WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhscalar][xclocks][xskipN]
+    /// (default: auto, 512x16 for 4-byte keys alone and for 4-byte pairs (their key and
+    /// value planes through shared memory in sequence, the values read `xvcN` = 8 a lane at
+    /// a time; `xnoseq`: both planes at once), 448x13 for
     /// other 8-byte elements (u64 keys, or pairs with `xnoseq`), else 256x15; items are lowered to fit shared memory; WORKGROUP or ITEMS may
     /// be `auto` alone). Peers are matched through shared-memory masks at <= 32 lanes;
     /// `xballots` matches them with ballots, `xpart` with subgroupPartitionNV where the

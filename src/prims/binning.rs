@@ -178,8 +178,10 @@ pub struct BinningPolicy {
     #[serde(default = "default_second_pass_tiles")]
     pub second_pass_tiles: u32,
     /// With [`BinningPolicy::sequential_planes`]: the values are read this many a lane at a
-    /// time (`xvcN`), each group after the last one's are staged, so fewer loads are in
-    /// flight where the pass holds the most registers (all at once: ITEMS or more).
+    /// time (`xvcN`, default 8), each group after the last one's are staged, so fewer loads
+    /// are in flight where the pass holds the most registers (all at once: ITEMS or more).
+    /// The H200's pair pass peaked there (session20/3-sass): in groups of 8, 512x16 tiles fit
+    /// two workgroups an SM ([`BinningPolicy::SEQUENTIAL_TILE`]).
     #[serde(default = "default_value_chunk")]
     pub value_chunk: u32,
 }
@@ -264,6 +266,11 @@ impl BinningPolicy {
     /// SM) took 0.622 ms for a 256-way multisplit of 2^26 pairs, 384x18 (79) 0.633, 384x16
     /// (71) 0.657, 320x20 (87) 0.667, 256x24 (102) 0.704; 512x14 and 512x16 (73, 69
     /// registers: one workgroup an SM) 0.823 and 0.787 (bench/results/h200/binning/session14).
+    /// With the values read 8 at a time ([`BinningPolicy::value_chunk`]) 512x16 fits two
+    /// workgroups an SM: the u32 pairs sort at 2^26 took 2.215 ms against 2.293 for 448x16
+    /// with every value load at once, 2.300 at 480x16, 2.322 at 512x16 in groups of 4, 2.338 at
+    /// 448x16 in groups of 8, 2.948 at 512x16 all at once and 3.102 at 512x17 (one workgroup
+    /// an SM); at 2^20 0.0748 against 0.0820 (bench/results/h200/binning/session20/8-value-groups).
     pub const SEQUENTIAL_TILE: (u32, u32) = (512, 16);
 
     /// The tile asked for, (workgroup, items): the policy's, or the tuned default for the
@@ -273,19 +280,19 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xlbN][xhgN][xhscalar][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhscalar][xclocks]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
     /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `late`:
     /// [`BinningPolicy::late_counts`]; `noseq`: [`BinningPolicy::sequential_planes`] off;
     /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `crN`:
-    /// [`BinningPolicy::second_pass_tiles`]; `lbN`: the look-back window; `hgN`: the upfront
+    /// [`BinningPolicy::second_pass_tiles`]; `vcN`: [`BinningPolicy::value_chunk`]; `lbN`: the look-back window; `hgN`: the upfront
     /// histogram's workgroups; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
     /// `clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
