@@ -379,7 +379,7 @@ pub(crate) struct BinningPass {
     pub lookback_window: u32,
     pub reload: bool,
     pub sequential: bool,
-    /// Values read a lane at a time in the value round (sequential planes); `items`: all.
+    /// Values read a lane at a time in the value round (with `sequential`; `items`: all).
     pub value_chunk: u32,
     pub pipeline: Arc<Pipeline>,
 }
@@ -477,6 +477,7 @@ impl BinningPass {
             return invalid(format!("{what}: a workgroup of {workgroup_size} does not fit in {} bytes of shared memory", shared_words * 4));
         }
         let tile = workgroup_size as u64 * items as u64;
+        let value_chunk = p.value_chunk.min(items);
         let tiles = input.n.div_ceil(tile);
         if (tiles * tile) >> 32 != 0 {
             return invalid(format!("{what}: n too large for 32-bit indexing"));
@@ -518,7 +519,7 @@ impl BinningPass {
                 !p.late_counts as u32,
                 kernel.role,
                 sequential as u32,
-                if sequential { p.value_chunk.min(items) } else { 0 },
+                if sequential { value_chunk } else { 0 },
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -544,7 +545,7 @@ impl BinningPass {
             lookback_window: p.lookback_window,
             reload: p.reload,
             sequential,
-            value_chunk: if sequential { p.value_chunk.min(items) } else { items },
+            value_chunk,
             pipeline,
         })
     }
