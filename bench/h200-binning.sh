@@ -414,6 +414,30 @@ step rank20-keys 150 $B bench sort --n 2^26 --key u32 --values 0 --binning-polic
 step rank20-pairs 150 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,autoxautoxballots,autoxautoxpart --trials 5 --json "$OUT/rank20-pairs.json"
 step rank20-u64 150 $B bench sort --n 2^26 --key u64 --values 0 --binning-policy auto,autoxautoxballots,autoxautoxpart --trials 5 --json "$OUT/rank20-u64.json"
 if want rank20-regs; then timeout 90 $B pipelines --stats --binning-policy auto,autoxautoxballots,autoxautoxpart | grep -E '^sort_onesweep_k(32|64)_v[01] \(sort (u32|u64) values [04]B middle' > "$OUT/rank20-regs.md" 2>&1; fi
+# Session 21: the look-back's per-bucket state (look, sum, hist) sized by the buckets an
+# invocation owns (BPT, a spec constant: 1 at workgroups of 256 or more) in unrolled loops,
+# against [4] in rolled loops (target/exp/vkprims-base, 295260e): registers, 2^26 times, and
+# the pair pass's SASS (local memory: STL/LDL).
+X21=target/exp/vkprims-base
+if want lb21; then
+  for N in base bpt base2 bpt2; do X=$B; [[ $N == base* ]] && X=$X21
+    timeout 100 $X bench sort --n 2^26 --key u32 --values 0,4 --trials 5 --json "$OUT/lb21-$N.json" > "$OUT/lb21-$N.md" 2> "$OUT/lb21-$N.log"
+    timeout 100 $X bench sort --n 2^26 --key u64 --values 0 --trials 5 --json "$OUT/lb21-u64-$N.json" > "$OUT/lb21-u64-$N.md" 2>> "$OUT/lb21-$N.log"
+    timeout 100 $X bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --trials 5 --json "$OUT/lb21-ms-$N.json" > "$OUT/lb21-ms-$N.md" 2>> "$OUT/lb21-$N.log"
+  done
+fi
+if want lb21-regs; then
+  for N in base bpt; do X=$B; [ $N = base ] && X=$X21
+    timeout 90 $X pipelines --stats | grep -E '^(sort_onesweep_k(32|64)_v[01]|multisplit[a-z0-9_]*|perm_pass[a-z0-9_]*) \(' | cut -c1-400 > "$OUT/lb21-regs-$N.md" 2>&1
+  done
+fi
+if want sass21; then
+  for N in base bpt; do X=$B; [ $N = base ] && X=$X21
+    rm -rf ~/.cache/nvidia/GLCache
+    timeout 60 $X bench sort --n 2^20 --key u32 --values 4 --trials 1 > /dev/null 2>&1
+    timeout 150 python3 target/exp/sass.py "pairs-$N" >> "$OUT/sass21.md" 2>&1
+  done
+fi
 # Session 20: the value round's loads in groups (`xvcN`), so the pair pass's register peak
 # falls and 512x16 pair tiles (8,192) fit two workgroups an SM; this build's default is
 # 512x16 with groups of 8, the old default is 448x16xvc16 (all 16 at once: the same code).

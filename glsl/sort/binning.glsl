@@ -389,13 +389,19 @@ void rank_tile() {
     barrier();
 }
 
+// Buckets per invocation in the per-bucket steps (bucket lid + k * WG for k < BPT): 1 at
+// workgroups of 256 or more. A spec-constant size and unrolled loops keep the look-back's
+// per-bucket state in registers; a fixed [4] indexed in a rolled loop went to local memory
+// on the H200 (bench/results/h200/binning/session20/3-sass).
+const uint BPT = (256u + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
+
 // Step 2: each row's offset per bucket within the tile (in s_mem, bucket start included), the
 // tile's histogram (returned for the buckets lid + k * WG in hist[k]) and the bucket starts
 // in the tile (s_start).
-void bucket_offsets(out uint hist[4]) {
+void bucket_offsets(out uint hist[BPT]) {
     uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
     uint rows = ATOMIC_RANK != 0u ? 1u : gl_NumSubgroups;
-    for (uint k = 0u; k < 4u; ++k) {
+    [[unroll]] for (uint k = 0u; k < BPT; ++k) {
         uint d = lid + k * wg;
         hist[k] = 0u;
         if (d < 256u) {
@@ -443,7 +449,7 @@ void bucket_offsets(out uint hist[4]) {
     barrier();
     // Fold the bucket starts into the row offsets (conflict-free, bucket by bucket), so an
     // element's tile position costs one random shared read, not two.
-    for (uint k = 0u; k < 4u; ++k) {
+    [[unroll]] for (uint k = 0u; k < BPT; ++k) {
         uint d = lid + k * wg;
         if (d < 256u) {
             uint start = s_start[d];
@@ -503,16 +509,16 @@ bool walk(uint d, inout uint look, inout uint sum) {
     }
 }
 
-void look_back(uint tile, uint hist[4]) {
+void look_back(uint tile, uint hist[BPT]) {
     uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
     if ((DEBUG_SKIP & 1u) != 0u) {
         for (uint d = lid; d < 256u; d += wg) s_glob[d] = bucket_base(d) - s_start[d];
         barrier();
         return;
     }
-    uint look[4], sum[4];
+    uint look[BPT], sum[BPT];
     uint done = 0u;  // bit k: bucket lid + k * wg is complete (or not this thread's)
-    for (uint k = 0u; k < 4u; ++k) {
+    [[unroll]] for (uint k = 0u; k < BPT; ++k) {
         uint d = lid + k * wg;
         look[k] = tile - 1u;
         sum[k] = 0u;
@@ -522,7 +528,7 @@ void look_back(uint tile, uint hist[4]) {
     for (uint r = 0u;; ++r) {
         uint cur = r & 1u;
         if (lid == 0u) s_stuck[cur ^ 1u] = 0u;
-        for (uint k = 0u; k < 4u; ++k) {
+        [[unroll]] for (uint k = 0u; k < BPT; ++k) {
             uint d = lid + k * wg;
             if ((done & (1u << k)) != 0u) continue;
             if (walk(d, look[k], sum[k])) {
@@ -534,7 +540,7 @@ void look_back(uint tile, uint hist[4]) {
         }
         // Complete buckets' destinations before the round's barrier: without a fallback it is
         // the look-back's only barrier (it also orders the staging before the scatter).
-        for (uint k = 0u; k < 4u; ++k) {
+        [[unroll]] for (uint k = 0u; k < BPT; ++k) {
             uint d = lid + k * wg;
             if (d < 256u && (done & (1u << k)) != 0u) s_glob[d] = sum[k] + bucket_base(d) - s_start[d];
         }
@@ -545,7 +551,7 @@ void look_back(uint tile, uint hist[4]) {
         // Recompute the newest stuck tile; the buckets stuck there take its count and go on.
         uint t = stuck - 1u;
         fallback_histogram(t);
-        for (uint k = 0u; k < 4u; ++k) {
+        [[unroll]] for (uint k = 0u; k < BPT; ++k) {
             uint d = lid + k * wg;
             if (d >= 256u) continue;
             post(t, d, AGGREGATE, s_fb[d]);
@@ -717,8 +723,8 @@ void scatter_planes(uint tile, uint count) {
 }
 
 // Publish the tile's histogram at once: tile 0 is complete (a forced tile posts nothing yet).
-void post_counts(uint tile, uint hist[4]) {
-    for (uint k = 0u; k < 4u; ++k) {
+void post_counts(uint tile, uint hist[BPT]) {
+    [[unroll]] for (uint k = 0u; k < BPT; ++k) {
         uint d = gl_LocalInvocationIndex + k * gl_WorkGroupSize.x;
         if (d < 256u) {
             if (tile == 0u) post(0u, d, INCLUSIVE, hist[k]);
@@ -760,7 +766,7 @@ void binning_pass() {
     }
 
     phase_end(0u);
-    uint hist[4];
+    uint hist[BPT];
     bool early = EARLY != 0u && ATOMIC_RANK == 0u;
     if (early) {
         count_tile();
