@@ -804,6 +804,25 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                     }
                 }
             }
+            // The 256-way split by a key's low byte, keys and pairs, both rankings.
+            for key in [KeyType::U32, KeyType::U64] {
+                for value_bytes in [0, 4, 8] {
+                    let n = (1u64 << 28).min(ctx.max_storage_buffer_range() / (key.bytes() + value_bytes as u64));
+                    for ranking in [Ranking::Stable, Ranking::Atomic] {
+                        for policy in &policies {
+                            let mut desc = MultisplitDesc::new(key, n, BucketSource::Bits { lo: 0, hi: 8 });
+                            desc.value_bytes = value_bytes;
+                            desc.subgroup_size = dev.subgroup_size;
+                            desc.ranking = ranking;
+                            desc.policy = *policy;
+                            let plan = MultisplitPlan::new(&ctx, desc)?;
+                            if let Some(p) = plan.pass_pipeline() {
+                                show(p, format!("multisplit {} values {value_bytes}B 256 buckets, {}", key.name(), plan.policy_label()))?;
+                            }
+                        }
+                    }
+                }
+            }
             for value_bytes in [4, 8] {
                 let mut desc = PermDesc::new(1 << 28, value_bytes, 0);
                 desc.n = desc.n.min(ctx.max_storage_buffer_range() / 8);

@@ -232,6 +232,11 @@ impl MultisplitPlan {
     pub fn tile_keys(&self) -> u64 {
         self.pass.tile_keys()
     }
+    /// The one-pass split's binning pipeline (a split into at most 256 buckets; a composed
+    /// split runs the sort's passes instead: None).
+    pub fn pass_pipeline(&self) -> Option<&Arc<Pipeline>> {
+        self.composed.is_none().then_some(&self.pass.pipeline)
+    }
     /// The binning pass's geometry and ranking, for result rows.
     pub fn policy_label(&self) -> String {
         match &self.composed {
