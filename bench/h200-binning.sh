@@ -438,6 +438,24 @@ if want sass21; then
     timeout 150 python3 target/exp/sass.py "pairs-$N" >> "$OUT/sass21.md" 2>&1
   done
 fi
+# Session 21: the 256-way multisplit of pairs with atomic ranking ran 0.578 -> 0.711 ms with
+# BPT (lb21): registers of every multisplit pipeline, the atomic pair pass's SASS, and times
+# for base (295260e), bpt (this build) and vkprims-bpt4a (BPT = 4 where ATOMIC_RANK: the old
+# rolled [4] for atomic passes only), with per-kernel profiles.
+if want ms21; then
+  for N in base bpt bpt4a; do X=$B; [ $N = base ] && X=$X21; [ $N = bpt4a ] && X=target/exp/vkprims-bpt4a
+    timeout 90 $X pipelines --stats | grep -E '^(multisplit_k|sort_onesweep_k32_v0 \(sort u32)' | cut -c1-400 > "$OUT/ms21-regs-$N.md" 2>&1
+    timeout 100 $X bench multisplit --n 2^26 --key u32 --buckets 256 --values 0,4 --ranking stable,atomic --trials 5 --profile --json "$OUT/ms21-$N.json" > "$OUT/ms21-$N.md" 2> "$OUT/ms21-$N.log"
+    timeout 100 $X bench sort --n 2^26 --key u32 --values 0 --trials 5 --profile --json "$OUT/ms21-sort-$N.json" > "$OUT/ms21-sort-$N.md" 2>> "$OUT/ms21-$N.log"
+  done
+fi
+if want sass21-ms; then
+  for N in base bpt; do X=$B; [ $N = base ] && X=$X21
+    rm -rf ~/.cache/nvidia/GLCache
+    timeout 60 $X bench multisplit --n 2^20 --key u32 --buckets 256 --values 4 --ranking atomic --trials 1 > /dev/null 2>&1
+    timeout 150 python3 target/exp/sass.py "ms-atomic-pairs-$N" >> "$OUT/sass21.md" 2>&1
+  done
+fi
 # Session 20: the value round's loads in groups (`xvcN`), so the pair pass's register peak
 # falls and 512x16 pair tiles (8,192) fit two workgroups an SM; this build's default is
 # 512x16 with groups of 8, the old default is 448x16xvc16 (all 16 at once: the same code).
