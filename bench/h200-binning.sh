@@ -467,6 +467,12 @@ step vc20-ms 150 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 4
 # Session 20's final run: selftest, then the final rows (with the anchors in the same command).
 step final20 170 $B bench sort --n 2^20,2^28 --key u32 --values 0,4 --trials 10 --profile --json "$OUT/final20.json"
 step final20-u64 90 $B bench sort --n 2^27 --key u64 --values 0 --trials 10 --profile --json "$OUT/final20-u64.json"
+# Session 21's final runs (BPT kept; the anchors in the same command).
+step final21 170 $B bench sort --n 2^20,2^28 --key u32 --values 0,4 --trials 10 --profile --json "$OUT/final21.json"
+step final21-u64 90 $B bench sort --n 2^27 --key u64 --values 0 --trials 10 --profile --json "$OUT/final21-u64.json"
+step ms21-28 170 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 0,4 --ranking stable,atomic --trials 10 --profile --json "$OUT/ms21-28.json"
+step perm21 120 $B bench perm --n 2^28 --values 4,8 --ranking atomic,stable --trials 10 --profile --json "$OUT/perm21.json"
+if want stats21; then timeout 90 $B pipelines --stats | grep -E '^(sort_onesweep|multisplit_k|perm_pass)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-400 > "$OUT/stats21.md" 2>&1; fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
