@@ -472,7 +472,14 @@ step final21 170 $B bench sort --n 2^20,2^28 --key u32 --values 0,4 --trials 10 
 step final21-u64 90 $B bench sort --n 2^27 --key u64 --values 0 --trials 10 --profile --json "$OUT/final21-u64.json"
 step ms21-28 170 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 0,4 --ranking stable,atomic --trials 10 --profile --json "$OUT/ms21-28.json"
 step perm21 120 $B bench perm --n 2^28 --values 4,8 --ranking atomic,stable --trials 10 --profile --json "$OUT/perm21.json"
+step perm21-ids 120 $B bench perm --n 2^24,2^28 --values 0 --ranking atomic,stable --trials 10 --profile --json "$OUT/perm21-ids.json"
 if want stats21; then timeout 90 $B pipelines --stats | grep -E '^(sort_onesweep|multisplit_k|perm_pass)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-400 > "$OUT/stats21.md" 2>&1; fi
+# Session 21: with the look-back in registers the passes hold fewer (keys middle 60, u64 64):
+# larger tiles around the defaults, and their registers.
+step tiles21-keys 150 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy auto,512x17,512x18,512x20 --trials 5 --json "$OUT/tiles21-keys.json"
+step tiles21-pairs 150 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,512x17,512x18,512x16xvc4 --trials 5 --json "$OUT/tiles21-pairs.json"
+step tiles21-u64 150 $B bench sort --n 2^26 --key u64 --values 0 --binning-policy auto,512x11,384x15 --trials 5 --json "$OUT/tiles21-u64.json"
+if want tiles21-regs; then timeout 90 $B pipelines --stats --binning-policy auto,512x17,512x18,512x20,512x16xvc4,512x11,384x15 | grep -E '^sort_onesweep_k(32|64)_v[01] \(sort (u32|u64) values [04]B' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/tiles21-regs.md" 2>&1; fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
