@@ -158,6 +158,8 @@ VAL v[ITEMS];
 // SEQ: from the staging of the keys to that of the values, the elements' tile positions two
 // to a register (the rest of el is dead then; 16 bits hold a position).
 uint seq_pos[(ITEMS + 1u) / 2u];
+// Element j's tile position from seq_pos (a macro: a function made glslang copy the array).
+#define SEQ_AT(j) ((seq_pos[(j) / 2u] >> (16u * ((j) % 2u))) & 0xFFFFu)
 uint el_bucket(uint e) { return (e >> 16) & 0xFFu; }
 uint el_pos(uint e) { return e & 0xFFFFu; }
 
@@ -690,11 +692,11 @@ void scatter_planes(uint tile, uint count) {
             if (VAL_CHUNK != 0u && j > 0u && j % VAL_CHUNK == 0u) {
                 // The lane's own last staged word, if it staged one (else no later element of
                 // the lane is in the input either).
-                uint at = (seq_pos[(j - 1u) / 2u] >> (16u * ((j - 1u) % 2u))) & 0xFFFFu;
+                uint at = SEQ_AT(j - 1u);
                 if (key_index(late_tile, j - 1u) < pc.n) after = uint(s_mem[at] == 0xFFFFFFFFu && pc.n == 0u);
             }
             uint i = key_index(late_tile, j) + after;
-            if (i < pc.n) s_mem[(seq_pos[j / 2u] >> (16u * (j % 2u))) & 0xFFFFu] = val_at(i);
+            if (i < pc.n) s_mem[SEQ_AT(j)] = val_at(i);
         }
         barrier();
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
