@@ -342,13 +342,27 @@ fn perm_through_npy() {
 
 #[test]
 fn pipelines_lists_every_digit_pass() {
-    // `pipelines` names each digit-pass pipeline of a large sort and of the permutation of
-    // indices (with --stats, their compiler statistics, where the device reports them).
+    // `pipelines` names each digit-pass pipeline of a large sort, the 256-way multisplit's pass
+    // (both rankings) and the permutation of indices' passes (with --stats, their compiler
+    // statistics, where the device reports them).
     let out = run(&["pipelines"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
-    for want in ["sort u32 values 0B first pass", "sort u32 values 0B second pass", "sort u32 values 0B middle pass", "sort u64 values 8B middle pass", "perm indices first pass", "perm indices last pass"] {
+    for want in [
+        "sort u32 values 0B first pass",
+        "sort u32 values 0B second pass",
+        "sort u32 values 0B middle pass",
+        "sort u64 values 8B middle pass",
+        "multisplit_k32_v1 (multisplit u32 values 4B 256 buckets, tile",
+        "multisplit_k64_v2 (multisplit u64 values 8B 256 buckets, tile",
+        "perm indices first pass",
+        "perm indices last pass",
+    ] {
         assert!(text.contains(want), "no '{want}' in:\n{text}");
     }
     assert!(!text.contains("sort u32 values 4B first pass"), "pairs keep every pass stable:\n{text}");
+    // Each multisplit pass once per ranking (the label names the atomic one).
+    let ms = text.lines().filter(|l| l.starts_with("multisplit_k32_v1 (multisplit u32 values 4B 256 buckets")).collect::<Vec<_>>();
+    assert_eq!(ms.len(), 2, "{ms:?}");
+    assert_eq!(ms.iter().filter(|l| l.contains(", atomic")).count(), 1, "{ms:?}");
 }

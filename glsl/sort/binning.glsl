@@ -393,11 +393,11 @@ void rank_tile() {
 
 // Buckets per invocation in the per-bucket steps (bucket lid + k * WG for k < BPT). A
 // constant size and unrolled loops keep the look-back's per-bucket state in registers; a [4]
-// indexed in a rolled loop went to local memory on the H200, and the passes ran 5-6% slower
+// indexed in a rolled loop went to local memory on the H200, and the passes ran about 5% slower
 // (bench/results/h200/binning/session21). Stable passes take the buckets they own (1 at
 // workgroups of 256 or more); atomic passes keep 4, the tail masked at run time: with 1 the
 // H200's compiler gave the atomic pair multisplit 65 registers, one workgroup of 512 an SM
-// and 1.33x its time (session21/2-atomic).
+// and 1.33x its time (session21/2-atomic-registers).
 const uint BPT = ATOMIC_RANK != 0u ? 4u : (256u + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
 
 // Step 2: each row's offset per bucket within the tile (in s_mem, bucket start included), the
