@@ -13,6 +13,9 @@ B=./target/release/vkprims
 STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
+# The driver's SASS of the largest pipeline a command compiles (from a fresh disk cache, read
+# by target/exp/sass.py): sass_of NAME MDFILE COMMAND..., into $OUT/NAME.sass and a line of MDFILE.
+sass_of() { local name=$1 md=$2; shift 2; rm -rf ~/.cache/nvidia/GLCache; timeout 60 "$@" > /dev/null 2>&1; timeout 150 python3 target/exp/sass.py "$name" >> "$OUT/$md" 2>&1; }
 if want anchors; then
   { [ -x /tmp/cub_anchor ] || nvcc -O3 -arch=sm_90 -o /tmp/cub_anchor .gl/cub_anchor.cu; } && timeout 120 /tmp/cub_anchor > "$OUT/cub.txt" 2>&1
   timeout 60 python3 .gl/randperm_anchor.py > "$OUT/randperm.txt" 2>&1
@@ -372,9 +375,7 @@ if want vmm20; then
 fi
 if want sass20; then
   for N in glsl450 vmm; do X=$B; [ $N = vmm ] && X=$V20
-    rm -rf ~/.cache/nvidia/GLCache
-    timeout 60 $X bench sort --n 2^20 --key u32 --values 4 --trials 1 > /dev/null 2>&1
-    timeout 150 python3 target/exp/sass.py "pairs-$N" >> "$OUT/sass20.md" 2>&1
+    sass_of "pairs-$N" sass20.md $X bench sort --n 2^20 --key u32 --values 4 --trials 1
   done
 fi
 if want cub-sass20; then
@@ -404,9 +405,7 @@ if want full20; then
     timeout 150 $X bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --trials 5 --json "$OUT/full20-ms-$N.json" > "$OUT/full20-ms-$N.md" 2>> "$OUT/full20-$N.log"
     timeout 90 $X pipelines --stats | grep -E '^(sort_onesweep_k(32|64)_v[01]|perm_pass_narrow) \(' | cut -c1-400 > "$OUT/full20-regs-$N.md" 2>&1
   done
-  rm -rf ~/.cache/nvidia/GLCache
-  timeout 60 target/exp/vkprims-full bench sort --n 2^20 --key u32 --values 4 --trials 1 > /dev/null 2>&1
-  timeout 150 python3 target/exp/sass.py pairs-full >> "$OUT/sass20.md" 2>&1
+  sass_of "pairs-full" sass20.md target/exp/vkprims-full bench sort --n 2^20 --key u32 --values 4 --trials 1
 fi
 # Session 20: the stable ranking's peer matching on the final code (CUB's pass matches with one
 # ballot per digit bit: session20/4-vmm-cub-sass): shared memory (default), ballots, subgroupPartitionNV.
@@ -433,9 +432,7 @@ if want lb21-regs; then
 fi
 if want sass21; then
   for N in base bpt; do X=$B; [ $N = base ] && X=$X21
-    rm -rf ~/.cache/nvidia/GLCache
-    timeout 60 $X bench sort --n 2^20 --key u32 --values 4 --trials 1 > /dev/null 2>&1
-    timeout 150 python3 target/exp/sass.py "pairs-$N" >> "$OUT/sass21.md" 2>&1
+    sass_of "pairs-$N" sass21.md $X bench sort --n 2^20 --key u32 --values 4 --trials 1
   done
 fi
 # Session 21: the 256-way multisplit of pairs with atomic ranking ran 0.578 -> 0.711 ms with
@@ -451,9 +448,7 @@ if want ms21; then
 fi
 if want sass21-ms; then
   for N in base bpt; do X=$B; [ $N = base ] && X=$X21
-    rm -rf ~/.cache/nvidia/GLCache
-    timeout 60 $X bench multisplit --n 2^20 --key u32 --buckets 256 --values 4 --ranking atomic --trials 1 > /dev/null 2>&1
-    timeout 150 python3 target/exp/sass.py "ms-atomic-pairs-$N" >> "$OUT/sass21.md" 2>&1
+    sass_of "ms-atomic-pairs-$N" sass21.md $X bench multisplit --n 2^20 --key u32 --buckets 256 --values 4 --ranking atomic --trials 1
   done
 fi
 # Session 20: the value round's loads in groups (`xvcN`), so the pair pass's register peak
