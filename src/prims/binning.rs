@@ -180,9 +180,9 @@ pub struct BinningPolicy {
     /// With [`BinningPolicy::sequential_planes`]: the values are read this many a lane at a
     /// time (`xvcN`, default 8), each group after the last one's are staged, so fewer loads
     /// are in flight where the pass holds the most registers (all at once: ITEMS or more).
-    /// The H200's pair pass peaked there (session20/3-sass): in groups of 8, 512x16 tiles run
-    /// as two workgroups an SM would ([`BinningPolicy::SEQUENTIAL_TILE`]; the registers were
-    /// not read back).
+    /// The H200's pair pass peaked there (session20/3-sass): in groups of 8, 512x16 tiles take
+    /// 63 registers (69 all at once) and run as two workgroups an SM
+    /// ([`BinningPolicy::SEQUENTIAL_TILE`]; session21/1-lookback-registers/vc20-regs.md).
     #[serde(default = "default_value_chunk")]
     pub value_chunk: u32,
 }
@@ -267,8 +267,8 @@ impl BinningPolicy {
     /// SM) took 0.622 ms for a 256-way multisplit of 2^26 pairs, 384x18 (79) 0.633, 384x16
     /// (71) 0.657, 320x20 (87) 0.667, 256x24 (102) 0.704; 512x14 and 512x16 (73, 69
     /// registers: one workgroup an SM) 0.823 and 0.787 (bench/results/h200/binning/session14).
-    /// With the values read 8 at a time ([`BinningPolicy::value_chunk`]) 512x16 runs as two
-    /// workgroups an SM would: the u32 pairs sort at 2^26 took 2.215 ms against 2.293 for 448x16
+    /// With the values read 8 at a time ([`BinningPolicy::value_chunk`]) 512x16 takes 63
+    /// registers and runs as two workgroups an SM: the u32 pairs sort at 2^26 took 2.215 ms against 2.293 for 448x16
     /// with every value load at once, 2.300 at 480x16, 2.322 at 512x16 in groups of 4, 2.338 at
     /// 448x16 in groups of 8, 2.948 at 512x16 all at once and 3.102 at 512x17 (one workgroup
     /// an SM); at 2^20 0.0748 against 0.0820 (bench/results/h200/binning/session20/8-value-groups).
