@@ -469,6 +469,8 @@ step ms21-28 170 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 0
 step perm21 120 $B bench perm --n 2^28 --values 4,8 --ranking atomic,stable --trials 10 --profile --json "$OUT/perm21.json"
 step perm21-ids 120 $B bench perm --n 2^24,2^28 --values 0 --ranking atomic,stable --trials 10 --profile --json "$OUT/perm21-ids.json"
 step sizes21 150 $B bench sort --n 2^22,2^24 --key u32 --values 0,4 --trials 10 --json "$OUT/sizes21.json"
+# Where a tile's time goes now (phase clocks; the clocks cost a little themselves).
+step clocks21 120 $B bench sort --n 2^26 --key u32,u64 --values 0,4 --binning-policy autoxautoxclocks --trials 5 --json "$OUT/clocks21.json"
 if want stats21; then timeout 90 $B pipelines --stats | grep -E '^(sort_onesweep|multisplit_k|perm_pass)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-400 > "$OUT/stats21.md" 2>&1; fi
 # Session 21: with the look-back in registers the passes hold fewer (keys middle 60, u64 64):
 # larger tiles around the defaults, and their registers.
