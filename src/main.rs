@@ -786,11 +786,12 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                     }
                 }
             }
+            // 2^28 elements, or what a binding holds, so that every pass a large sort runs is
+            // listed (keys alone: the atomic first and class-round second).
+            let large_n = |key: KeyType, value_bytes: u32| (1u64 << 28).min(ctx.max_storage_buffer_range() / (key.bytes() + value_bytes as u64));
             for key in KeyType::ALL {
                 for value_bytes in [0, 4, 8] {
-                    // 2^28 elements, or what a binding holds, so that every pass a large sort
-                    // runs is listed (keys alone: the atomic first and class-round second).
-                    let n = (1u64 << 28).min(ctx.max_storage_buffer_range() / (key.bytes() + value_bytes as u64));
+                    let n = large_n(key, value_bytes);
                     let mut desc = SortDesc::new(key, n);
                     desc.value_bytes = value_bytes;
                     desc.subgroup_size = dev.subgroup_size;
@@ -807,7 +808,7 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
             // The 256-way split by a key's low byte, keys and pairs, both rankings.
             for key in [KeyType::U32, KeyType::U64] {
                 for value_bytes in [0, 4, 8] {
-                    let n = (1u64 << 28).min(ctx.max_storage_buffer_range() / (key.bytes() + value_bytes as u64));
+                    let n = large_n(key, value_bytes);
                     for ranking in [Ranking::Stable, Ranking::Atomic] {
                         for policy in &policies {
                             let mut desc = MultisplitDesc::new(key, n, BucketSource::Bits { lo: 0, hi: 8 });
