@@ -478,6 +478,10 @@ step tiles21-keys 150 $B bench sort --n 2^26 --key u32 --values 0 --binning-poli
 step tiles21-pairs 150 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,512x17,512x18,512x16xvc4 --trials 5 --json "$OUT/tiles21-pairs.json"
 step tiles21-u64 150 $B bench sort --n 2^26 --key u64 --values 0 --binning-policy auto,512x11,384x15 --trials 5 --json "$OUT/tiles21-u64.json"
 if want tiles21-regs; then timeout 90 $B pipelines --stats --binning-policy auto,512x17,512x18,512x20,512x16xvc4,512x11,384x15 | grep -E '^sort_onesweep_k(32|64)_v[01] \(sort (u32|u64) values [04]B' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/tiles21-regs.md" 2>&1; fi
+# Session 22: where a tile's time goes at 2^20 (one tile an SM) and 2^26, and the look-back
+# window at 2^20 with the current passes.
+step clocks22 150 $B bench sort --n 2^20,2^26 --key u32 --values 0,4 --binning-policy autoxautoxclocks --trials 5 --json "$OUT/clocks22.json"
+step lb22 120 $B bench sort --n 2^20 --key u32 --values 0,4 --binning-policy auto,autoxautoxlb4,autoxautoxlb16,autoxautoxlb32 --trials 10 --profile --json "$OUT/lb22.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
