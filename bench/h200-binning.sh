@@ -482,6 +482,16 @@ if want tiles21-regs; then timeout 90 $B pipelines --stats --binning-policy auto
 # window at 2^20 with the current passes.
 step clocks22 150 $B bench sort --n 2^20,2^26 --key u32 --values 0,4 --binning-policy autoxautoxclocks --trials 5 --json "$OUT/clocks22.json"
 step lb22 120 $B bench sort --n 2^20 --key u32 --values 0,4 --binning-policy auto,autoxautoxlb4,autoxautoxlb16,autoxautoxlb32 --trials 10 --profile --json "$OUT/lb22.json"
+# Session 22: the digit bases scanned in each tile (no offsets dispatch) against the offsets
+# dispatch (xfo0), from 2^20 to 2^24, with the look-back window 4 beside them.
+step fold22 200 $B bench sort --n 2^20,2^22,2^24 --key u32 --values 0,4 --binning-policy auto,autoxautoxfo0,autoxautoxlb4,autoxautoxfo0xlb4 --trials 10 --profile --json "$OUT/fold22.json"
+step fold22-u64 100 $B bench sort --n 2^20,2^23 --key u64 --values 0 --binning-policy auto,autoxautoxfo0 --trials 10 --json "$OUT/fold22-u64.json"
+if want stats22; then timeout 90 $B pipelines --stats | grep -E '^(sort_onesweep|multisplit_k|perm_pass)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-400 > "$OUT/stats22.md" 2>&1; fi
+# Session 22: why wider look-back windows lose at 2^20 (phase clocks by window), half tiles
+# there (two workgroups an SM), and the window 4 at 2^28.
+step lbclocks22 150 $B bench sort --n 2^20 --key u32 --values 0,4 --binning-policy autoxautoxclocks,autoxautoxclocksxlb4,autoxautoxclocksxlb16,autoxautoxclocksxlb32,512x8xclocks,512x8xclocksxlb16 --trials 5 --json "$OUT/lbclocks22.json"
+step small22 120 $B bench sort --n 2^20 --key u32 --values 0,4 --binning-policy auto,512x8,512x8xlb16,256x16,256x16xlb16,512x12 --trials 10 --json "$OUT/small22.json"
+step lb22-28 150 $B bench sort --n 2^28 --key u32 --values 0,4 --binning-policy auto,autoxautoxlb4,autoxautoxlb6 --trials 5 --json "$OUT/lb22-28.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
