@@ -492,6 +492,9 @@ if want stats22; then timeout 90 $B pipelines --stats | grep -E '^(sort_onesweep
 step lbclocks22 150 $B bench sort --n 2^20 --key u32 --values 0,4 --binning-policy autoxautoxclocks,autoxautoxclocksxlb4,autoxautoxclocksxlb16,autoxautoxclocksxlb32,512x8xclocks,512x8xclocksxlb16 --trials 5 --json "$OUT/lbclocks22.json"
 step small22 120 $B bench sort --n 2^20 --key u32 --values 0,4 --binning-policy auto,512x8,512x8xlb16,256x16,256x16xlb16,512x12 --trials 10 --json "$OUT/small22.json"
 step lb22-28 150 $B bench sort --n 2^28 --key u32 --values 0,4 --binning-policy auto,autoxautoxlb4,autoxautoxlb6 --trials 5 --json "$OUT/lb22-28.json"
+# Session 22: narrower pair tiles, more workgroups an SM, with the look-back in registers.
+step ptiles22 200 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,256x16,256x20,256x24,384x16,384x20,320x24 --trials 5 --json "$OUT/ptiles22.json"
+if want ptiles22-regs; then timeout 90 $B pipelines --stats --binning-policy auto,256x16,256x20,256x24,384x16,384x20,320x24 | grep -E '^sort_onesweep_k32_v1 \(sort u32 values 4B' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/ptiles22-regs.md" 2>&1; fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
