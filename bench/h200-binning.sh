@@ -495,6 +495,19 @@ step lb22-28 150 $B bench sort --n 2^28 --key u32 --values 0,4 --binning-policy 
 # Session 22: narrower pair tiles, more workgroups an SM, with the look-back in registers.
 step ptiles22 200 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,256x16,256x20,256x24,384x16,384x20,320x24 --trials 5 --json "$OUT/ptiles22.json"
 if want ptiles22-regs; then timeout 90 $B pipelines --stats --binning-policy auto,256x16,256x20,256x24,384x16,384x20,320x24 | grep -E '^sort_onesweep_k32_v1 \(sort u32 values 4B' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/ptiles22-regs.md" 2>&1; fi
+# Session 22: the first group of values loaded before the key scatter (target/exp/vkprims-vearly,
+# vearly.patch in session22/5-vearly), against the default, alternated; and with the second
+# group issued at once (xvc16).
+if want vearly22; then
+  V=target/exp/vkprims-vearly
+  for r in 1 2; do
+    timeout 100 $B bench sort --n 2^26 --key u32 --values 4 --trials 5 --json "$OUT/vearly22-base$r.json" > "$OUT/vearly22-base$r.md" 2>&1
+    timeout 100 $V bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,autoxautoxvc16 --trials 5 --json "$OUT/vearly22-v$r.json" > "$OUT/vearly22-v$r.md" 2>&1
+  done
+  timeout 100 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --trials 5 --json "$OUT/vearly22-ms-base.json" > "$OUT/vearly22-ms-base.md" 2>&1
+  timeout 100 $V bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --trials 5 --json "$OUT/vearly22-ms-v.json" > "$OUT/vearly22-ms-v.md" 2>&1
+  timeout 90 $V pipelines --stats --binning-policy auto,autoxautoxvc16 | grep -E '^(sort_onesweep_k32_v1 \(sort u32 values 4B|multisplit_k32_v1)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/vearly22-regs.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
