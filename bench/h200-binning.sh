@@ -508,6 +508,16 @@ if want vearly22; then
   timeout 100 $V bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --trials 5 --json "$OUT/vearly22-ms-v.json" > "$OUT/vearly22-ms-v.md" 2>&1
   timeout 90 $V pipelines --stats --binning-policy auto,autoxautoxvc16 | grep -E '^(sort_onesweep_k32_v1 \(sort u32 values 4B|multisplit_k32_v1)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/vearly22-regs.md" 2>&1
 fi
+# Session 22: the first group of values loaded before the look-back instead
+# (target/exp/vkprims-vlb, vlb.patch in session22/5-vearly), alternated with vearly and the default.
+if want vlb22; then
+  V=target/exp/vkprims-vearly; L=target/exp/vkprims-vlb
+  for b in $L $V $B $L $V; do
+    timeout 100 $b bench sort --n 2^26 --key u32 --values 4 --trials 5 --json "$OUT/vlb22-$(basename $b)-$SECONDS.json" >> "$OUT/vlb22.md" 2>&1
+  done
+  timeout 100 $L bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --trials 5 --json "$OUT/vlb22-ms.json" > "$OUT/vlb22-ms.md" 2>&1
+  timeout 90 $L pipelines --stats | grep -E '^(sort_onesweep_k32_v1 \(sort u32 values 4B|multisplit_k32_v1)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/vlb22-regs.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
