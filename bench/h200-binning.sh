@@ -509,7 +509,7 @@ if want vearly22; then
   timeout 90 $V pipelines --stats --binning-policy auto,autoxautoxvc16 | grep -E '^(sort_onesweep_k32_v1 \(sort u32 values 4B|multisplit_k32_v1)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/vearly22-regs.md" 2>&1
 fi
 # Session 22: the first group of values loaded before the look-back instead
-# (target/exp/vkprims-vlb, vlb.patch in session22/5-vearly), alternated with vearly and the default.
+# (target/exp/vkprims-vlb, vlb.patch in session22/6-vlb), alternated with vearly and the default.
 if want vlb22; then
   V=target/exp/vkprims-vearly; L=target/exp/vkprims-vlb
   for b in $L $V $B $L $V; do
@@ -518,6 +518,9 @@ if want vlb22; then
   timeout 100 $L bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --trials 5 --json "$OUT/vlb22-ms.json" > "$OUT/vlb22-ms.md" 2>&1
   timeout 90 $L pipelines --stats | grep -E '^(sort_onesweep_k32_v1 \(sort u32 values 4B|multisplit_k32_v1)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/vlb22-regs.md" 2>&1
 fi
+# Session 22's final run: the values' first group read before the key scatter (kept).
+step final22-pairs 120 $B bench sort --n 2^20,2^28 --key u32 --values 4 --trials 5 --profile --json "$OUT/final22-pairs.json"
+step final22-ms 120 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 4 --ranking stable,atomic --trials 5 --json "$OUT/final22-ms.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

@@ -112,8 +112,10 @@ layout(constant_id = 14) const uint EARLY = 1;
 layout(constant_id = 16) const uint SEQ_PLANES = 0;
 // SEQ: the values are read VAL_CHUNK a lane at a time (0: all at once); each group's loads
 // take their index through a word read back from the previous group's staging, so the driver
-// cannot issue them sooner and hold more registers where the pass holds the most.
+// cannot issue them sooner and hold more registers where the pass holds the most. The first
+// group is read before the key scatter (scatter_planes).
 layout(constant_id = 17) const uint VAL_CHUNK = 0;
+const uint FIRST_VALS = VAL_CHUNK == 0u || VAL_CHUNK > ITEMS ? ITEMS : VAL_CHUNK;
 #if KEY64 == 0 && VALUE_WORDS == 1
 const uint SEQ = SEQ_PLANES;
 #else
@@ -674,6 +676,17 @@ void scatter_planes(uint tile, uint count) {
         // Keys, keeping each position's bucket (a byte of pd) for the values.
         uint pd[(ITEMS + 3u) / 4u];
         [[unroll]] for (uint q = 0u; q < (ITEMS + 3u) / 4u; ++q) pd[q] = 0u;
+        // The values' first group is read now, its latency behind the key scatter, and staged
+        // after it (H200, 512x16 pairs at 2^26: 1% faster, the same 63 registers; read before
+        // the look-back instead, 69 registers, one workgroup an SM and 1.45x the time:
+        // bench/results/h200/binning/session22/5-vearly, 6-vlb). The tile index comes from shared
+        // memory, as measured, so the loads wait for the look-back's barrier.
+        uint early_tile = s_tile;
+        VAL first_vals[FIRST_VALS];
+        [[unroll]] for (uint j = 0u; j < FIRST_VALS; ++j) {
+            uint i = key_index(early_tile, j);
+            first_vals[j] = i < pc.n ? val_at(i) : VAL(0);
+        }
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
             uint i = r * wg + gl_LocalInvocationIndex;
             if (i >= count) continue;
@@ -688,7 +701,9 @@ void scatter_planes(uint tile, uint count) {
         barrier();  // every key read out of s_mem
         uint late_tile = s_tile;
         uint after = 0u;  // a zero the compiler cannot prove: orders a group after the last
-        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+        [[unroll]] for (uint j = 0u; j < FIRST_VALS; ++j)
+            if (key_index(early_tile, j) < pc.n) s_mem[SEQ_AT(j)] = first_vals[j];
+        [[unroll]] for (uint j = FIRST_VALS; j < ITEMS; ++j) {
             if (VAL_CHUNK != 0u && j > 0u && j % VAL_CHUNK == 0u) {
                 // The lane's own last staged word, if it staged one (else no later element of
                 // the lane is in the input either).
