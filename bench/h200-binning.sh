@@ -521,6 +521,17 @@ fi
 # Session 22's final run: the values' first group read before the key scatter (kept).
 step final22-pairs 120 $B bench sort --n 2^20,2^28 --key u32 --values 4 --trials 5 --profile --json "$OUT/final22-pairs.json"
 step final22-ms 120 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 4 --ranking stable,atomic --trials 5 --json "$OUT/final22-ms.json"
+# Session 23: the rest of the values read in the key scatter (xvmid: the first group parked in
+# the lane's words the key rounds have read), against the default, alternated; groups of 6 and 10.
+if want vmid23; then
+  timeout 90 $B pipelines --stats --binning-policy auto,autoxautoxvmid,autoxautoxvc6xvmid,autoxautoxvc10xvmid | grep -E '^(sort_onesweep_k32_v1 \(sort u32 values 4B|multisplit_k32_v1)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/vmid23-regs.md" 2>&1
+  for r in 1 2; do
+    timeout 100 $B bench sort --n 2^26 --key u32 --values 4 --trials 5 --json "$OUT/vmid23-base$r.json" > "$OUT/vmid23-base$r.md" 2>&1
+    timeout 100 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy autoxautoxvmid,autoxautoxvc6xvmid,autoxautoxvc10xvmid --trials 5 --json "$OUT/vmid23-v$r.json" > "$OUT/vmid23-v$r.md" 2>&1
+  done
+  timeout 100 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --binning-policy auto,autoxautoxvmid,auto,autoxautoxvmid --trials 5 --json "$OUT/vmid23-ms.json" > "$OUT/vmid23-ms.md" 2>&1
+fi
+step vmid23-28 150 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,autoxautoxvmid --trials 5 --json "$OUT/vmid23-28.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
