@@ -532,6 +532,17 @@ if want vmid23; then
   timeout 100 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --binning-policy auto,autoxautoxvmid,auto,autoxautoxvmid --trials 5 --json "$OUT/vmid23-ms.json" > "$OUT/vmid23-ms.md" 2>&1
 fi
 step vmid23-28 150 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,autoxautoxvmid --trials 5 --json "$OUT/vmid23-28.json"
+# Session 23: xvmid's parked first group read back through atomics (xvmid2) or after a
+# workgroup barrier at the midpoint and one more before the staging (xvmid3); timed where the
+# pair pass stays at 64 registers or fewer (two workgroups of 512 an SM).
+if want vmid23b; then
+  P="auto autoxautoxvmid2 autoxautoxvmid3 autoxautoxvc6xvmid3 autoxautoxvc10xvmid3"
+  timeout 90 $B pipelines --stats --binning-policy ${P// /,} | grep -E '^(sort_onesweep_k32_v1 \(sort u32 values 4B|multisplit_k32_v1)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/vmid23b-regs.md" 2>&1
+  for r in 1 2; do for p in $P; do
+    timeout 60 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy $p --trials 5 >> "$OUT/vmid23b.md" 2>&1
+  done; done
+  timeout 100 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --binning-policy auto,autoxautoxvmid2,autoxautoxvmid3,auto --trials 5 >> "$OUT/vmid23b.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

@@ -702,8 +702,9 @@ void scatter_planes(uint tile, uint count) {
                 // A zero the compiler cannot prove, read back after a subgroup barrier (so not
                 // forwarded from a register) from the last word parked: the rest's loads wait
                 // for the first group's stores, so both groups are never held at once.
-                step_barrier();
-                uint mid_after = uint(s_mem[(FIRST_VALS - 1u) * wg + lid] == 0xFFFFFFFFu && pc.n == 0u);
+                if (VAL_MID == 3u) barrier(); else step_barrier();
+                uint last = VAL_MID == 2u ? atomicAdd(s_mem[(FIRST_VALS - 1u) * wg + lid], 0u) : s_mem[(FIRST_VALS - 1u) * wg + lid];
+                uint mid_after = uint(last == 0xFFFFFFFFu && pc.n == 0u);
                 [[unroll]] for (uint j = FIRST_VALS; j < ITEMS; ++j) {
                     uint at = key_index(early_tile, j) + mid_after;
                     vals[j] = at < pc.n ? val_at(at) : VAL(0);
@@ -721,11 +722,15 @@ void scatter_planes(uint tile, uint count) {
         // the key scatter (where they would hold ITEMS more registers).
         // MID: the parked first group back (no other lane writes those words before the barrier).
         // (A subgroup barrier first, so the compiler reads them rather than keeping the registers.)
-        if (MID) {
+        if (MID && VAL_MID != 3u) {
             step_barrier();
-            [[unroll]] for (uint j = 0u; j < FIRST_VALS; ++j) vals[j] = s_mem[j * wg + lid];
+            [[unroll]] for (uint j = 0u; j < FIRST_VALS; ++j) vals[j] = VAL_MID == 2u ? atomicAdd(s_mem[j * wg + lid], 0u) : s_mem[j * wg + lid];
         }
         barrier();  // every key read out of s_mem
+        if (MID && VAL_MID == 3u) {
+            [[unroll]] for (uint j = 0u; j < FIRST_VALS; ++j) vals[j] = s_mem[j * wg + lid];
+            barrier();
+        }
         uint late_tile = s_tile;
         uint after = 0u;  // a zero the compiler cannot prove: orders a group after the last
         [[unroll]] for (uint j = 0u; j < (MID ? ITEMS : FIRST_VALS); ++j)

@@ -192,7 +192,7 @@ pub struct BinningPolicy {
     /// lane's first words of the staged tile, the first group of values is parked in them
     /// and its registers take the rest, whose latency hides behind the remaining key rounds.
     #[serde(default)]
-    pub value_mid: bool,
+    pub value_mid: u32,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -248,7 +248,7 @@ impl Default for BinningPolicy {
             atomic_first_keys: true,
             second_pass_tiles: default_second_pass_tiles(),
             value_chunk: default_value_chunk(),
-            value_mid: false,
+            value_mid: 0,
         }
     }
 }
@@ -322,7 +322,7 @@ impl BinningPolicy {
                 ("late", _) => p.late_counts = true,
                 ("noseq", _) => p.sequential_planes = false,
                 ("stablefirst", _) => p.atomic_first_keys = false,
-                ("vmid", _) => p.value_mid = true,
+                (r, _) if r.starts_with("vmid") => p.value_mid = if r == "vmid" { 1 } else { r[4..].parse().ok().filter(|&m| (1..=3).contains(&m)).ok_or_else(bad)? },
                 (r, _) if r.starts_with("vc") => p.value_chunk = r[2..].parse().ok().filter(|&c| c > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("cr") => p.second_pass_tiles = r[2..].parse().map_err(|_| bad())?,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
@@ -351,7 +351,8 @@ impl BinningPolicy {
             (!self.atomic_first_keys, "xstablefirst".into()),
             (self.second_pass_tiles != d.second_pass_tiles, format!("xcr{}", self.second_pass_tiles)),
             (self.value_chunk != d.value_chunk, format!("xvc{}", self.value_chunk)),
-            (self.value_mid, "xvmid".into()),
+            (self.value_mid == 1, "xvmid".into()),
+            (self.value_mid > 1, format!("xvmid{}", self.value_mid)),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
             (self.histogram_scalar_loads, "xhscalar".into()),
@@ -393,7 +394,7 @@ pub(crate) struct BinningPass {
     /// Values read a lane at a time in the value round (with `sequential`; `items`: all).
     pub value_chunk: u32,
     /// The rest of the values read in the key scatter ([`BinningPolicy::value_mid`]).
-    pub value_mid: bool,
+    pub value_mid: u32,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -533,7 +534,7 @@ impl BinningPass {
                 kernel.role,
                 sequential as u32,
                 if sequential { value_chunk } else { 0 },
-                (sequential && p.value_mid && value_chunk < items) as u32,
+                if sequential && value_chunk < items { p.value_mid } else { 0 },
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -560,7 +561,7 @@ impl BinningPass {
             reload: p.reload,
             sequential,
             value_chunk,
-            value_mid: sequential && p.value_mid && value_chunk < items,
+            value_mid: if sequential && value_chunk < items { p.value_mid } else { 0 },
             pipeline,
         })
     }
@@ -576,7 +577,7 @@ impl BinningPass {
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
         let reload = if self.reload { "" } else { ", kept" };
         let planes = match self.sequential {
-            true if self.value_mid => format!(", planes in sequence, values {} at a time, the rest in the key scatter", self.value_chunk),
+            true if self.value_mid != 0 => format!(", planes in sequence, values {} at a time, the rest in the key scatter{}", self.value_chunk, if self.value_mid > 1 { format!(" ({})", self.value_mid) } else { String::new() }),
             true if self.value_chunk < self.items => format!(", planes in sequence, values {} at a time", self.value_chunk),
             true => ", planes in sequence".into(),
             false => planes.into(),
