@@ -523,6 +523,7 @@ step final22-pairs 120 $B bench sort --n 2^20,2^28 --key u32 --values 4 --trials
 step final22-ms 120 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 4 --ranking stable,atomic --trials 5 --json "$OUT/final22-ms.json"
 # Session 23: the rest of the values read in the key scatter (xvmid: the first group parked in
 # the lane's words the key rounds have read), against the default, alternated; groups of 6 and 10.
+# Lost (68-71 registers): the flag needs vmid.patch from session23/2-vmid-modes.
 if want vmid23; then
   timeout 90 $B pipelines --stats --binning-policy auto,autoxautoxvmid,autoxautoxvc6xvmid,autoxautoxvc10xvmid | grep -E '^(sort_onesweep_k32_v1 \(sort u32 values 4B|multisplit_k32_v1)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/vmid23-regs.md" 2>&1
   for r in 1 2; do

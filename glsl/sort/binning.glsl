@@ -116,13 +116,6 @@ layout(constant_id = 16) const uint SEQ_PLANES = 0;
 // group is read before the key scatter (scatter_planes).
 layout(constant_id = 17) const uint VAL_CHUNK = 0;
 const uint FIRST_VALS = VAL_CHUNK == 0u || VAL_CHUNK > ITEMS ? ITEMS : VAL_CHUNK;
-// SEQ with FIRST_VALS < ITEMS: 1 reads the rest of the values in the key scatter, not after it.
-// Each key round r frees the lane's own word r * WG + lid of the staged keys, so after round
-// FIRST_VALS - 1 the first group goes there (lane-local, no barrier), its registers take the
-// rest of the values, whose latency then hides behind the remaining key rounds; the lane reads
-// its first group back before the barrier that ends the key scatter.
-layout(constant_id = 18) const uint VAL_MID = 0;
-const bool MID = VAL_MID != 0u && FIRST_VALS < ITEMS;
 #if KEY64 == 0 && VALUE_WORDS == 1
 const uint SEQ = SEQ_PLANES;
 #else
@@ -689,28 +682,13 @@ void scatter_planes(uint tile, uint count) {
         // bench/results/h200/binning/session22/5-vearly, 6-vlb). The tile index comes from shared
         // memory, as measured, so the loads wait for the look-back's barrier.
         uint early_tile = s_tile;
-        VAL vals[ITEMS];  // the first group, and with MID the rest
+        VAL first_vals[FIRST_VALS];
         [[unroll]] for (uint j = 0u; j < FIRST_VALS; ++j) {
             uint i = key_index(early_tile, j);
-            vals[j] = i < pc.n ? val_at(i) : VAL(0);
+            first_vals[j] = i < pc.n ? val_at(i) : VAL(0);
         }
-        uint lid = gl_LocalInvocationIndex;
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
-            if (MID && r == FIRST_VALS) {
-                // The lane's words j * WG + lid (j < r) are read: park the first group there.
-                [[unroll]] for (uint j = 0u; j < FIRST_VALS; ++j) s_mem[j * wg + lid] = vals[j];
-                // A zero the compiler cannot prove, read back after a subgroup barrier (so not
-                // forwarded from a register) from the last word parked: the rest's loads wait
-                // for the first group's stores, so both groups are never held at once.
-                if (VAL_MID == 3u) barrier(); else step_barrier();
-                uint last = VAL_MID == 2u ? atomicAdd(s_mem[(FIRST_VALS - 1u) * wg + lid], 0u) : s_mem[(FIRST_VALS - 1u) * wg + lid];
-                uint mid_after = uint(last == 0xFFFFFFFFu && pc.n == 0u);
-                [[unroll]] for (uint j = FIRST_VALS; j < ITEMS; ++j) {
-                    uint at = key_index(early_tile, j) + mid_after;
-                    vals[j] = at < pc.n ? val_at(at) : VAL(0);
-                }
-            }
-            uint i = r * wg + lid;
+            uint i = r * wg + gl_LocalInvocationIndex;
             if (i >= count) continue;
             KEY k = s_mem[i];
             uint b = bucket_is_key_function() ? bucket_of(0u, k) : blk_bucket(i);
@@ -720,22 +698,12 @@ void scatter_planes(uint tile, uint count) {
         // Values, read now (first time), staged in the same words. The tile is read from
         // shared memory again, after the barrier, so the driver cannot hoist the loads into
         // the key scatter (where they would hold ITEMS more registers).
-        // MID: the parked first group back (no other lane writes those words before the barrier).
-        // (A subgroup barrier first, so the compiler reads them rather than keeping the registers.)
-        if (MID && VAL_MID != 3u) {
-            step_barrier();
-            [[unroll]] for (uint j = 0u; j < FIRST_VALS; ++j) vals[j] = VAL_MID == 2u ? atomicAdd(s_mem[j * wg + lid], 0u) : s_mem[j * wg + lid];
-        }
         barrier();  // every key read out of s_mem
-        if (MID && VAL_MID == 3u) {
-            [[unroll]] for (uint j = 0u; j < FIRST_VALS; ++j) vals[j] = s_mem[j * wg + lid];
-            barrier();
-        }
         uint late_tile = s_tile;
         uint after = 0u;  // a zero the compiler cannot prove: orders a group after the last
-        [[unroll]] for (uint j = 0u; j < (MID ? ITEMS : FIRST_VALS); ++j)
-            if (key_index(early_tile, j) < pc.n) s_mem[SEQ_AT(j)] = vals[j];
-        if (!MID) [[unroll]] for (uint j = FIRST_VALS; j < ITEMS; ++j) {
+        [[unroll]] for (uint j = 0u; j < FIRST_VALS; ++j)
+            if (key_index(early_tile, j) < pc.n) s_mem[SEQ_AT(j)] = first_vals[j];
+        [[unroll]] for (uint j = FIRST_VALS; j < ITEMS; ++j) {
             if (VAL_CHUNK != 0u && j > 0u && j % VAL_CHUNK == 0u) {
                 // The lane's own last staged word, if it staged one (else no later element of
                 // the lane is in the input either).
