@@ -516,130 +516,11 @@ bool walk(uint d, inout uint look, inout uint sum) {
     }
 }
 
-// 1: two lanes of a subgroup walk each bucket, the near one the LB_WINDOW tiles before the
-// pair's current tile and the far one the LB_WINDOW before those, so a round reaches twice as
-// far with the same loads a lane (at workgroups of 512, every lane walks; fewer, in turns).
-layout(constant_id = 18) const uint LB_PAIRS = 0;
-const bool PAIR_WALK = LB_PAIRS != 0u;
-
-// walk for lane h (0: near, 1: far) of the pair that owns bucket d: both lanes take the same
-// decisions from the same words, so they leave together.
-bool walk_pair(uint d, uint h, inout uint look, inout uint sum) {
-    uint spins = 0u, off = h * LB_WINDOW;
-    for (;;) {
-        uint w[LB_WINDOW];
-        [[unroll]] for (uint i = 0u; i < LB_WINDOW; ++i) {
-            w[i] = off + i <= look ? atomicLoad(state[STATE_BASE + (look - off - i) * 256u + d], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed)
-                                   : (INCLUSIVE << 30);
-        }
-        uint taken = 0u, part = 0u;
-        bool open = true, found = false;
-        [[unroll]] for (uint k = 0u; k < LB_WINDOW; ++k) {
-            uint st = w[k] >> 30;
-            if (open && (st == NOT_READY || (off + k <= look && forced(look - off - k)))) open = false;
-            if (open) {
-                part += w[k] & 0x3FFFFFFFu;
-                taken += 1u;
-                if (st == INCLUSIVE) {
-                    open = false;
-                    found = true;
-                }
-            }
-        }
-        // The far half's words count only where the near half took its whole window and found
-        // no inclusive prefix.
-        uint o_taken = subgroupShuffleXor(taken, 1u), o_part = subgroupShuffleXor(part, 1u);
-        bool o_found = subgroupShuffleXor(uint(found), 1u) != 0u;
-        uint n_taken = h == 0u ? taken : o_taken, f_taken = h == 0u ? o_taken : taken;
-        uint n_part = h == 0u ? part : o_part, f_part = h == 0u ? o_part : part;
-        bool n_found = h == 0u ? found : o_found, f_found = h == 0u ? o_found : found;
-        bool through = n_taken == LB_WINDOW && !n_found;
-        sum += n_part + (through ? f_part : 0u);
-        if (n_found || (through && f_found)) return true;
-        uint all = n_taken + (through ? f_taken : 0u);
-        if (all > 0u) {
-            look -= all;
-            spins = 0u;
-        } else if (++spins >= SPIN_LIMIT || forced(look)) {
-            return false;
-        }
-    }
-}
-
-// look_back with PAIR_WALK: lane L of the workgroup (in subgroup order) walks buckets
-// L / 2 + k * WG / 2 with its partner L ^ 1; the near lane posts and writes s_glob. The tile's
-// count of a bucket comes from the bucket starts.
-const uint PBPT = (512u + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
-void look_back_pairs(uint tile, uint count) {
-    uint lid = gl_LocalInvocationIndex, half_wg = gl_WorkGroupSize.x / 2u;
-    uint lane = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
-    uint h = lane & 1u;
-    uint look[PBPT], sum[PBPT];
-    uint done = 0u;  // bit k: bucket lane / 2 + k * WG / 2 is complete (or not this pair's)
-    [[unroll]] for (uint k = 0u; k < PBPT; ++k) {
-        uint d = (lane >> 1) + k * half_wg;
-        look[k] = tile - 1u;
-        sum[k] = 0u;
-        if (d >= 256u || tile == 0u) done |= 1u << k;
-    }
-    uint fallbacks = 0u;
-    for (uint r = 0u;; ++r) {
-        uint cur = r & 1u;
-        if (lid == 0u) s_stuck[cur ^ 1u] = 0u;
-        [[unroll]] for (uint k = 0u; k < PBPT; ++k) {
-            uint d = (lane >> 1) + k * half_wg;
-            if ((done & (1u << k)) != 0u) continue;
-            if (walk_pair(d, h, look[k], sum[k])) {
-                done |= 1u << k;
-                if (h == 0u) post(tile, d, INCLUSIVE, sum[k] + (d < 255u ? s_start[d + 1u] : count) - s_start[d]);
-            } else if (h == 0u) {
-                atomicMax(s_stuck[cur], look[k] + 1u);
-            }
-        }
-        [[unroll]] for (uint k = 0u; k < PBPT; ++k) {
-            uint d = (lane >> 1) + k * half_wg;
-            if (h == 0u && d < 256u && (done & (1u << k)) != 0u) s_glob[d] = sum[k] + bucket_base(d) - s_start[d];
-        }
-        phase_end(4u);
-        barrier();
-        uint stuck = s_stuck[cur];
-        if (stuck == 0u) break;
-        uint t = stuck - 1u;
-        fallback_histogram(t);
-        uint fb[PBPT];
-        [[unroll]] for (uint k = 0u; k < PBPT; ++k) {
-            uint d = (lane >> 1) + k * half_wg;
-            fb[k] = d < 256u ? s_fb[d] : 0u;
-        }
-        step_barrier();  // both lanes' reads of s_fb[d] before the near lane's next s_glob[d]
-        [[unroll]] for (uint k = 0u; k < PBPT; ++k) {
-            uint d = (lane >> 1) + k * half_wg;
-            if (d >= 256u) continue;
-            if (h == 0u) post(t, d, AGGREGATE, fb[k]);
-            if ((done & (1u << k)) == 0u && look[k] == t) {
-                sum[k] += fb[k];
-                if (t == 0u) {
-                    done |= 1u << k;
-                    if (h == 0u) post(tile, d, INCLUSIVE, sum[k] + (d < 255u ? s_start[d + 1u] : count) - s_start[d]);
-                } else {
-                    look[k] = t - 1u;
-                }
-            }
-        }
-        fallbacks += 1u;
-    }
-    if (fallbacks > 0u && lid == 0u) atomicAdd(state[1], fallbacks);
-}
-
-void look_back(uint tile, uint hist[BPT], uint count) {
+void look_back(uint tile, uint hist[BPT]) {
     uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
     if ((DEBUG_SKIP & 1u) != 0u) {
         for (uint d = lid; d < 256u; d += wg) s_glob[d] = bucket_base(d) - s_start[d];
         barrier();
-        return;
-    }
-    if (PAIR_WALK) {
-        look_back_pairs(tile, count);
         return;
     }
     uint look[BPT], sum[BPT];
@@ -945,7 +826,7 @@ void binning_pass() {
     if (STAGE_ALL != 0u || RELOAD != 0u) {
         stage_planes(tile);
         phase_end(3u);
-        look_back(tile, hist, count);  // ends with a barrier
+        look_back(tile, hist);  // ends with a barrier
         phase_end(5u);
         scatter_planes(tile, count);  // keys and values at once
         phase_end(6u);
@@ -954,7 +835,7 @@ void binning_pass() {
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) w[j] = uint(key[j]);
     stage(w);
     phase_end(3u);
-    look_back(tile, hist, count);  // ends with a barrier
+    look_back(tile, hist);  // ends with a barrier
     phase_end(5u);
 
     // Keys: the low words are staged; 64-bit keys bring their high words in a second round.
