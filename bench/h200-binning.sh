@@ -557,15 +557,20 @@ fi
 # Session 23: the values' second group read at the key scatter's end, before its barrier
 # (xvtail), against the default, alternated; timed only where it keeps 64 registers or fewer.
 if want vtail23; then
-  timeout 90 $B pipelines --stats --binning-policy auto,autoxautoxvtail | grep -E '^(sort_onesweep_k32_v1 \(sort u32 values 4B|multisplit_k32_v1)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/vtail23-regs.md" 2>&1
-  R=$(grep "key scatter's end" "$OUT/vtail23-regs.md" | grep -o 'Register Count: [0-9]*' | grep -o '[0-9]*$' | sort -n | tail -1)
-  echo "vtail registers: ${R:-?}" >&2
-  if [ -n "$R" ] && [ "$R" -le 64 ]; then
-    for r in 1 2; do for p in auto autoxautoxvtail; do
+  timeout 90 $B pipelines --stats --binning-policy auto,autoxautoxvtail,autoxautoxvtail2 | grep -E '^(sort_onesweep_k32_v1 \(sort u32 values 4B|multisplit_k32_v1)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/vtail23-regs.md" 2>&1
+  # The variants that keep two workgroups of 512 an SM (64 registers or fewer).
+  V=""; for v in vtail vtail2; do
+    R=$(grep "sort u32 values 4B" "$OUT/vtail23-regs.md" | grep "key scatter's end$([ $v = vtail2 ] && echo ' (2)')))" | grep -o 'Register Count: [0-9]*' | grep -o '[0-9]*$')
+    echo "$v registers: ${R:-?}" >&2
+    if [ -n "$R" ] && [ "$R" -le 64 ]; then V="$V autoxautox$v"; fi
+  done
+  if [ -n "$V" ]; then
+    VS=$(echo $V | tr ' ' ',')
+    for r in 1 2; do for p in auto $V; do
       timeout 60 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy $p --trials 5 --json "$OUT/vtail23-$p-$r.json" >> "$OUT/vtail23.md" 2>&1
     done; done
-    timeout 100 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --binning-policy auto,autoxautoxvtail,auto,autoxautoxvtail --trials 5 --json "$OUT/vtail23-ms.json" >> "$OUT/vtail23.md" 2>&1
-    timeout 150 $B bench sort --n 2^20,2^28 --key u32 --values 4 --binning-policy auto,autoxautoxvtail --trials 5 --json "$OUT/vtail23-28.json" >> "$OUT/vtail23.md" 2>&1
+    timeout 100 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --binning-policy auto,$VS,auto,$VS --trials 5 --json "$OUT/vtail23-ms.json" >> "$OUT/vtail23.md" 2>&1
+    timeout 150 $B bench sort --n 2^20,2^28 --key u32 --values 4 --binning-policy auto,$VS --trials 5 --json "$OUT/vtail23-28.json" >> "$OUT/vtail23.md" 2>&1
   fi
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"

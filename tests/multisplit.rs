@@ -133,7 +133,7 @@ fn pairs_planes_in_sequence_or_together() {
     let ctx = common::ctx();
     let n = 45_007;
     let keys = sort_keys(KeyPattern::Random, KeyType::U32, n, 17);
-    for name in ["64x15", "64x15xnoseq", "autoxauto", "64x15xvc4", "64x16xvc1", "64x15xvtail", "64x15xvc4xvtail"] {
+    for name in ["64x15", "64x15xnoseq", "autoxauto", "64x15xvc4", "64x16xvc1", "64x15xvtail", "64x15xvc4xvtail", "64x15xvtail2"] {
         let policy = vkprims::prims::binning::BinningPolicy::parse(name).unwrap();
         for (ranking, period) in [(Ranking::Stable, 0u32), (Ranking::Stable, 3), (Ranking::Atomic, 2)] {
             let desc = |source| {

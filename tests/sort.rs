@@ -344,7 +344,7 @@ fn pairs_planes_in_sequence_or_together() {
     // (the default), 4 (`xvc4`: groups that do not divide 15), 1, or all at once; the second
     // group read at the key scatter's end (`xvtail`).
     let ctx = common::ctx();
-    for name in ["64x15", "64x13xnoseq", "autoxauto", "64x9xballots", "64x15xvc4", "64x16xvc1", "64x15xvc15", "64x15xvtail", "64x15xvc4xvtail"] {
+    for name in ["64x15", "64x13xnoseq", "autoxauto", "64x9xballots", "64x15xvc4", "64x16xvc1", "64x15xvc15", "64x15xvtail", "64x15xvc4xvtail", "64x15xvtail2"] {
         let policy = vkprims::prims::binning::BinningPolicy::parse(name).unwrap();
         let mut d = SortDesc::new(KeyType::U32, 1000);
         d.policy = policy;

@@ -190,7 +190,7 @@ pub struct BinningPolicy {
     /// With [`BinningPolicy::value_chunk`]: the second group is read at the key scatter's end,
     /// before its barrier (`xvtail`), rather than after the first group is staged.
     #[serde(default)]
-    pub value_tail: bool,
+    pub value_tail: u32,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -246,7 +246,7 @@ impl Default for BinningPolicy {
             atomic_first_keys: true,
             second_pass_tiles: default_second_pass_tiles(),
             value_chunk: default_value_chunk(),
-            value_tail: false,
+            value_tail: 0,
         }
     }
 }
@@ -320,7 +320,8 @@ impl BinningPolicy {
                 ("late", _) => p.late_counts = true,
                 ("noseq", _) => p.sequential_planes = false,
                 ("stablefirst", _) => p.atomic_first_keys = false,
-                ("vtail", _) => p.value_tail = true,
+                ("vtail", _) => p.value_tail = 1,
+                ("vtail2", _) => p.value_tail = 2,
                 (r, _) if r.starts_with("vc") => p.value_chunk = r[2..].parse().ok().filter(|&c| c > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("cr") => p.second_pass_tiles = r[2..].parse().map_err(|_| bad())?,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
@@ -349,7 +350,8 @@ impl BinningPolicy {
             (!self.atomic_first_keys, "xstablefirst".into()),
             (self.second_pass_tiles != d.second_pass_tiles, format!("xcr{}", self.second_pass_tiles)),
             (self.value_chunk != d.value_chunk, format!("xvc{}", self.value_chunk)),
-            (self.value_tail, "xvtail".into()),
+            (self.value_tail == 1, "xvtail".into()),
+            (self.value_tail == 2, "xvtail2".into()),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
             (self.histogram_scalar_loads, "xhscalar".into()),
@@ -391,7 +393,7 @@ pub(crate) struct BinningPass {
     /// Values read a lane at a time in the value round (with `sequential`; `items`: all).
     pub value_chunk: u32,
     /// The second group read at the key scatter's end ([`BinningPolicy::value_tail`]).
-    pub value_tail: bool,
+    pub value_tail: u32,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -531,7 +533,7 @@ impl BinningPass {
                 kernel.role,
                 sequential as u32,
                 if sequential { value_chunk } else { 0 },
-                (sequential && p.value_tail) as u32,
+                if sequential { p.value_tail } else { 0 },
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -558,7 +560,7 @@ impl BinningPass {
             reload: p.reload,
             sequential,
             value_chunk,
-            value_tail: sequential && p.value_tail && value_chunk < items,
+            value_tail: if sequential && value_chunk < items { p.value_tail } else { 0 },
             pipeline,
         })
     }
@@ -574,7 +576,7 @@ impl BinningPass {
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
         let reload = if self.reload { "" } else { ", kept" };
         let planes = match self.sequential {
-            true if self.value_chunk < self.items => format!(", planes in sequence, values {} at a time{}", self.value_chunk, if self.value_tail { ", the second at the key scatter's end" } else { "" }),
+            true if self.value_chunk < self.items => format!(", planes in sequence, values {} at a time{}", self.value_chunk, match self.value_tail { 0 => "", 1 => ", the second at the key scatter's end", _ => ", the second at the key scatter's end (2)" }),
             true => ", planes in sequence".into(),
             false => planes.into(),
         };
