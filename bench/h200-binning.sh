@@ -556,6 +556,7 @@ if want walk23; then
 fi
 # Session 23: the values' second group read at the key scatter's end, before its barrier
 # (xvtail), against the default, alternated; timed only where it keeps 64 registers or fewer.
+# Neither did (78-80 and 65-66 registers): the flags need vtail.patch from session23/4-vtail.
 if want vtail23; then
   timeout 90 $B pipelines --stats --binning-policy auto,autoxautoxvtail,autoxautoxvtail2 | grep -E '^(sort_onesweep_k32_v1 \(sort u32 values 4B|multisplit_k32_v1)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/vtail23-regs.md" 2>&1
   # The variants that keep two workgroups of 512 an SM (64 registers or fewer).

@@ -116,12 +116,6 @@ layout(constant_id = 16) const uint SEQ_PLANES = 0;
 // group is read before the key scatter (scatter_planes).
 layout(constant_id = 17) const uint VAL_CHUNK = 0;
 const uint FIRST_VALS = VAL_CHUNK == 0u || VAL_CHUNK > ITEMS ? ITEMS : VAL_CHUNK;
-// 1: the second group is read at the key scatter's end, before its barrier (a subgroup barrier
-// and an index read after it keep the loads from rising into the scatter), its latency behind
-// the barrier and the first group's staging; 2: right after that barrier, before the first
-// group's staging.
-layout(constant_id = 18) const uint VAL_TAIL = 0;
-const uint SECOND_END = VAL_TAIL == 0u ? FIRST_VALS : 2u * FIRST_VALS < ITEMS ? 2u * FIRST_VALS : ITEMS;
 #if KEY64 == 0 && VALUE_WORDS == 1
 const uint SEQ = SEQ_PLANES;
 #else
@@ -688,10 +682,10 @@ void scatter_planes(uint tile, uint count) {
         // bench/results/h200/binning/session22/5-vearly, 6-vlb). The tile index comes from shared
         // memory, as measured, so the loads wait for the look-back's barrier.
         uint early_tile = s_tile;
-        VAL vals[ITEMS];  // the first group (and with VAL_TAIL the second)
+        VAL first_vals[FIRST_VALS];
         [[unroll]] for (uint j = 0u; j < FIRST_VALS; ++j) {
             uint i = key_index(early_tile, j);
-            vals[j] = i < pc.n ? val_at(i) : VAL(0);
+            first_vals[j] = i < pc.n ? val_at(i) : VAL(0);
         }
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
             uint i = r * wg + gl_LocalInvocationIndex;
@@ -701,30 +695,15 @@ void scatter_planes(uint tile, uint count) {
             pd[r / 4u] |= b << (8u * (r % 4u));
             if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) key_out(s_glob[b] + i, k);
         }
-        if (VAL_TAIL == 1u && SECOND_END > FIRST_VALS) {
-            step_barrier();
-            uint tail_after = uint(s_mem[(ITEMS - 1u) * wg + gl_LocalInvocationIndex] == 0xFFFFFFFFu && pc.n == 0u);
-            [[unroll]] for (uint j = FIRST_VALS; j < SECOND_END; ++j) {
-                uint i = key_index(early_tile, j) + tail_after;
-                vals[j] = i < pc.n ? val_at(i) : VAL(0);
-            }
-        }
         // Values, read now (first time), staged in the same words. The tile is read from
         // shared memory again, after the barrier, so the driver cannot hoist the loads into
         // the key scatter (where they would hold ITEMS more registers).
         barrier();  // every key read out of s_mem
-        if (VAL_TAIL == 2u && SECOND_END > FIRST_VALS) {
-            uint tail_tile = s_tile;
-            [[unroll]] for (uint j = FIRST_VALS; j < SECOND_END; ++j) {
-                uint i = key_index(tail_tile, j);
-                vals[j] = i < pc.n ? val_at(i) : VAL(0);
-            }
-        }
         uint late_tile = s_tile;
         uint after = 0u;  // a zero the compiler cannot prove: orders a group after the last
-        [[unroll]] for (uint j = 0u; j < SECOND_END; ++j)
-            if (key_index(early_tile, j) < pc.n) s_mem[SEQ_AT(j)] = vals[j];
-        [[unroll]] for (uint j = SECOND_END; j < ITEMS; ++j) {
+        [[unroll]] for (uint j = 0u; j < FIRST_VALS; ++j)
+            if (key_index(early_tile, j) < pc.n) s_mem[SEQ_AT(j)] = first_vals[j];
+        [[unroll]] for (uint j = FIRST_VALS; j < ITEMS; ++j) {
             if (VAL_CHUNK != 0u && j > 0u && j % VAL_CHUNK == 0u) {
                 // The lane's own last staged word, if it staged one (else no later element of
                 // the lane is in the input either).
