@@ -574,6 +574,25 @@ if want vtail23; then
     timeout 150 $B bench sort --n 2^20,2^28 --key u32 --values 4 --binning-policy auto,$VS --trials 5 --json "$OUT/vtail23-28.json" >> "$OUT/vtail23.md" 2>&1
   fi
 fi
+# Session 23: the value scatter's positions from a fresh lane index (xvfresh; the SASS kept the
+# key scatter's 15 positions live across the value round), alone and with what it frees
+# registers for (every value read before the key scatter, larger tiles); each policy's pair
+# pass registers, then the ones at 64 or fewer timed at 2^26, alternated with the default.
+if want fresh23; then
+  T=""
+  for p in auto ${FRESH:-autoxautoxvfresh autoxautoxvfreshxvc16 autoxautoxvfreshxvc12 512x17xvfresh 512x18xvfresh 512x18xvfreshxvc9}; do
+    R=$(timeout 60 $B pipelines --stats --binning-policy $p | grep -E '^sort_onesweep_k32_v1 \(sort u32 values 4B middle' | grep -o 'Register Count: [0-9]*' | grep -o '[0-9]*$' | sort -n | tail -1)
+    M=$(timeout 60 $B pipelines --stats --binning-policy $p | grep -E '^multisplit_k32_v1 \(multisplit u32 values 4B 256' | grep -o 'Register Count: [0-9]*' | grep -o '[0-9]*$' | tr '\n' ' ')
+    echo "$p: sort pairs ${R:-?} registers, multisplit pairs (stable atomic) $M" | tee -a "$OUT/fresh23-regs.md" >&2
+    if [ "$p" != auto ] && [ -n "$R" ] && [ "$R" -le 64 ]; then T="$T $p"; fi
+  done
+  for r in 1 2; do for p in auto $T; do
+    timeout 60 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy $p --trials 5 --json "$OUT/fresh23-$p-$r.json" >> "$OUT/fresh23.md" 2>&1
+  done; done
+  if [ -n "$T" ]; then
+    timeout 100 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --binning-policy auto,$(echo $T | tr ' ' ','),auto --trials 5 --json "$OUT/fresh23-ms.json" >> "$OUT/fresh23.md" 2>&1
+  fi
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
