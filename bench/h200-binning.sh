@@ -578,6 +578,8 @@ fi
 # key scatter's 15 positions live across the value round), alone and with what it frees
 # registers for (every value read before the key scatter, larger tiles); each policy's pair
 # pass registers, then the ones at 64 or fewer timed at 2^26, alternated with the default.
+# Tied at best (all values before the key scatter: 63 registers, 0.2% faster; the atomic
+# multisplit 2.8% slower): the flag needs vfresh.patch from session23/5-fresh.
 if want fresh23; then
   T=""
   for p in auto ${FRESH:-autoxautoxvfresh autoxautoxvfreshxvc16 autoxautoxvfreshxvc12 512x17xvfresh 512x18xvfresh 512x18xvfreshxvc9}; do

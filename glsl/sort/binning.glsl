@@ -116,10 +116,6 @@ layout(constant_id = 16) const uint SEQ_PLANES = 0;
 // group is read before the key scatter (scatter_planes).
 layout(constant_id = 17) const uint VAL_CHUNK = 0;
 const uint FIRST_VALS = VAL_CHUNK == 0u || VAL_CHUNK > ITEMS ? ITEMS : VAL_CHUNK;
-// 1: the value scatter's positions r * WG + lid are computed from a lane index read after its
-// barrier, so the driver cannot keep the key scatter's (one register each) across the value
-// round.
-layout(constant_id = 18) const uint VAL_FRESH = 0;
 #if KEY64 == 0 && VALUE_WORDS == 1
 const uint SEQ = SEQ_PLANES;
 #else
@@ -718,10 +714,8 @@ void scatter_planes(uint tile, uint count) {
             if (i < pc.n) s_mem[SEQ_AT(j)] = val_at(i);
         }
         barrier();
-        uint vlid = gl_LocalInvocationIndex;
-        if (VAL_FRESH != 0u) vlid += uint(s_tile == INVALID && pc.n == 0u);  // + a zero
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
-            uint i = r * wg + vlid;
+            uint i = r * wg + gl_LocalInvocationIndex;
             if (i >= count || (DEBUG_SKIP & 2u) != 0u) continue;
             uint b = (pd[r / 4u] >> (8u * (r % 4u))) & 0xFFu;
             vals_out[s_glob[b] + i] = s_mem[i];

@@ -187,11 +187,6 @@ pub struct BinningPolicy {
     /// 2^26 with the same registers (session22/5-vearly).
     #[serde(default = "default_value_chunk")]
     pub value_chunk: u32,
-    /// With [`BinningPolicy::sequential_planes`]: the value scatter computes its positions
-    /// from a lane index read after its barrier (`xvfresh`), so the driver cannot keep the
-    /// key scatter's positions in registers across the value round.
-    #[serde(default)]
-    pub value_fresh: bool,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -247,7 +242,6 @@ impl Default for BinningPolicy {
             atomic_first_keys: true,
             second_pass_tiles: default_second_pass_tiles(),
             value_chunk: default_value_chunk(),
-            value_fresh: false,
         }
     }
 }
@@ -289,19 +283,19 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xvfresh][xlbN][xhgN][xhscalar][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhscalar][xclocks]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
     /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `late`:
     /// [`BinningPolicy::late_counts`]; `noseq`: [`BinningPolicy::sequential_planes`] off;
     /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `crN`:
-    /// [`BinningPolicy::second_pass_tiles`]; `vcN`: [`BinningPolicy::value_chunk`]; `vfresh`: [`BinningPolicy::value_fresh`]; `lbN`: the look-back window; `hgN`: the upfront
+    /// [`BinningPolicy::second_pass_tiles`]; `vcN`: [`BinningPolicy::value_chunk`]; `lbN`: the look-back window; `hgN`: the upfront
     /// histogram's workgroups; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
     /// `clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xvfresh][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -321,7 +315,6 @@ impl BinningPolicy {
                 ("late", _) => p.late_counts = true,
                 ("noseq", _) => p.sequential_planes = false,
                 ("stablefirst", _) => p.atomic_first_keys = false,
-                ("vfresh", _) => p.value_fresh = true,
                 (r, _) if r.starts_with("vc") => p.value_chunk = r[2..].parse().ok().filter(|&c| c > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("cr") => p.second_pass_tiles = r[2..].parse().map_err(|_| bad())?,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
@@ -350,7 +343,6 @@ impl BinningPolicy {
             (!self.atomic_first_keys, "xstablefirst".into()),
             (self.second_pass_tiles != d.second_pass_tiles, format!("xcr{}", self.second_pass_tiles)),
             (self.value_chunk != d.value_chunk, format!("xvc{}", self.value_chunk)),
-            (self.value_fresh, "xvfresh".into()),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
             (self.histogram_scalar_loads, "xhscalar".into()),
@@ -391,8 +383,6 @@ pub(crate) struct BinningPass {
     pub sequential: bool,
     /// Values read a lane at a time in the value round (with `sequential`; `items`: all).
     pub value_chunk: u32,
-    /// The value scatter's positions from a fresh lane index ([`BinningPolicy::value_fresh`]).
-    pub value_fresh: bool,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -532,7 +522,6 @@ impl BinningPass {
                 kernel.role,
                 sequential as u32,
                 if sequential { value_chunk } else { 0 },
-                (sequential && p.value_fresh) as u32,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -559,7 +548,6 @@ impl BinningPass {
             reload: p.reload,
             sequential,
             value_chunk,
-            value_fresh: sequential && p.value_fresh,
             pipeline,
         })
     }
@@ -574,13 +562,12 @@ impl BinningPass {
         let planes = if self.stage_all { ", planes" } else { "" };
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
         let reload = if self.reload { "" } else { ", kept" };
-        let fresh = if self.value_fresh { ", fresh positions" } else { "" };
         let planes = match self.sequential {
             true if self.value_chunk < self.items => format!(", planes in sequence, values {} at a time", self.value_chunk),
             true => ", planes in sequence".into(),
             false => planes.into(),
         };
-        format!("tile {} ({}x{}, {}{reload}{planes}{fresh}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
+        format!("tile {} ({}x{}, {}{reload}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }
 
@@ -621,7 +608,7 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "512x10xnoseq", "autoxautoxcr0", "64x8xballotsxlate", "64x15xkeepxlatexlb4", "448x16xvc16", "autoxautoxcr0xvc1", "autoxautoxvfresh"] {
+        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "512x10xnoseq", "autoxautoxcr0", "64x8xballotsxlate", "64x15xkeepxlatexlb4", "448x16xvc16", "autoxautoxcr0xvc1"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);
