@@ -595,6 +595,18 @@ if want fresh23; then
     timeout 100 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --binning-policy auto,$(echo $T | tr ' ' ','),auto --trials 5 --json "$OUT/fresh23-ms.json" >> "$OUT/fresh23.md" 2>&1
   fi
 fi
+# Queued in session 23 (its device time was spent): the value scatter reads each value before
+# forming its destination, so a round waits on one shared read, not two in turn
+# (session23/queued/vfirst.patch; build target/exp/vkprims-vfirst from it), alternated with
+# the default at 2^26, with the multisplit of pairs and the registers.
+if want vfirst24; then
+  V=target/exp/vkprims-vfirst
+  timeout 90 $V pipelines --stats | grep -E '^(sort_onesweep_k32_v1 \(sort u32 values 4B|multisplit_k32_v1)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/vfirst24-regs.md" 2>&1
+  for r in 1 2; do for b in $B $V; do
+    timeout 60 $b bench sort --n 2^26 --key u32 --values 4 --trials 5 --json "$OUT/vfirst24-$(basename $b)-$r.json" >> "$OUT/vfirst24.md" 2>&1
+    timeout 60 $b bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --trials 5 --json "$OUT/vfirst24-ms-$(basename $b)-$r.json" >> "$OUT/vfirst24.md" 2>&1
+  done; done
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
