@@ -16,6 +16,9 @@ step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" 
 # The driver's SASS of the largest pipeline a command compiles (from a fresh disk cache, read
 # by target/exp/sass.py): sass_of NAME MDFILE COMMAND..., into $OUT/NAME.sass and a line of MDFILE.
 sass_of() { local name=$1 md=$2; shift 2; rm -rf ~/.cache/nvidia/GLCache; timeout 60 "$@" > /dev/null 2>&1; timeout 150 python3 target/exp/sass.py "$name" >> "$OUT/$md" 2>&1; }
+# The u32 pair passes' pipeline statistics (sort and multisplit: registers, shared memory) of
+# binary BIN under binning policies P (comma-separated; empty: the default), into $OUT/FILE.
+pair_regs() { local bin=$1 p=$2 file=$3; timeout 90 $bin pipelines --stats ${p:+--binning-policy $p} | grep -E '^(sort_onesweep_k32_v1 \(sort u32 values 4B|multisplit_k32_v1)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/$file" 2>&1; }
 if want anchors; then
   { [ -x /tmp/cub_anchor ] || nvcc -O3 -arch=sm_90 -o /tmp/cub_anchor .gl/cub_anchor.cu; } && timeout 120 /tmp/cub_anchor > "$OUT/cub.txt" 2>&1
   timeout 60 python3 .gl/randperm_anchor.py > "$OUT/randperm.txt" 2>&1
@@ -525,7 +528,7 @@ step final22-ms 120 $B bench multisplit --n 2^28 --key u32 --buckets 256 --value
 # the lane's words the key rounds have read), against the default, alternated; groups of 6 and 10.
 # Lost (68-71 registers): the flag needs vmid.patch from session23/2-vmid-modes.
 if want vmid23; then
-  timeout 90 $B pipelines --stats --binning-policy auto,autoxautoxvmid,autoxautoxvc6xvmid,autoxautoxvc10xvmid | grep -E '^(sort_onesweep_k32_v1 \(sort u32 values 4B|multisplit_k32_v1)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/vmid23-regs.md" 2>&1
+  pair_regs $B auto,autoxautoxvmid,autoxautoxvc6xvmid,autoxautoxvc10xvmid vmid23-regs.md
   for r in 1 2; do
     timeout 100 $B bench sort --n 2^26 --key u32 --values 4 --trials 5 --json "$OUT/vmid23-base$r.json" > "$OUT/vmid23-base$r.md" 2>&1
     timeout 100 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy autoxautoxvmid,autoxautoxvc6xvmid,autoxautoxvc10xvmid --trials 5 --json "$OUT/vmid23-v$r.json" > "$OUT/vmid23-v$r.md" 2>&1
@@ -538,7 +541,7 @@ step vmid23-28 150 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy 
 # pair pass stays at 64 registers or fewer (two workgroups of 512 an SM).
 if want vmid23b; then
   P="auto autoxautoxvmid2 autoxautoxvmid3 autoxautoxvc6xvmid3 autoxautoxvc10xvmid3"
-  timeout 90 $B pipelines --stats --binning-policy ${P// /,} | grep -E '^(sort_onesweep_k32_v1 \(sort u32 values 4B|multisplit_k32_v1)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/vmid23b-regs.md" 2>&1
+  pair_regs $B "${P// /,}" vmid23b-regs.md
   for r in 1 2; do for p in $P; do
     timeout 60 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy $p --trials 5 >> "$OUT/vmid23b.md" 2>&1
   done; done
@@ -558,7 +561,7 @@ fi
 # (xvtail), against the default, alternated; timed only where it keeps 64 registers or fewer.
 # Neither did (78-80 and 65-66 registers): the flags need vtail.patch from session23/4-vtail.
 if want vtail23; then
-  timeout 90 $B pipelines --stats --binning-policy auto,autoxautoxvtail,autoxautoxvtail2 | grep -E '^(sort_onesweep_k32_v1 \(sort u32 values 4B|multisplit_k32_v1)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/vtail23-regs.md" 2>&1
+  pair_regs $B auto,autoxautoxvtail,autoxautoxvtail2 vtail23-regs.md
   # The variants that keep two workgroups of 512 an SM (64 registers or fewer).
   V=""; for v in vtail vtail2; do
     R=$(grep "sort u32 values 4B" "$OUT/vtail23-regs.md" | grep "key scatter's end$([ $v = vtail2 ] && echo ' (2)')))" | grep -o 'Register Count: [0-9]*' | grep -o '[0-9]*$')
@@ -601,7 +604,7 @@ fi
 # the default at 2^26, with the multisplit of pairs and the registers.
 if want vfirst24; then
   V=target/exp/vkprims-vfirst
-  timeout 90 $V pipelines --stats | grep -E '^(sort_onesweep_k32_v1 \(sort u32 values 4B|multisplit_k32_v1)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/vfirst24-regs.md" 2>&1
+  pair_regs $V "" vfirst24-regs.md
   for r in 1 2; do for b in $B $V; do
     timeout 60 $b bench sort --n 2^26 --key u32 --values 4 --trials 5 --json "$OUT/vfirst24-$(basename $b)-$r.json" >> "$OUT/vfirst24.md" 2>&1
     timeout 60 $b bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --trials 5 --json "$OUT/vfirst24-ms-$(basename $b)-$r.json" >> "$OUT/vfirst24.md" 2>&1
