@@ -610,6 +610,36 @@ if want vfirst24; then
     timeout 60 $b bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable,atomic --trials 5 --json "$OUT/vfirst24-ms-$(basename $b)-$r.json" >> "$OUT/vfirst24.md" 2>&1
   done; done
 fi
+# Session 24: the digit offsets scanned by each pass's tile 0 (no offsets dispatch; trivial
+# passes from the histogram's digit span; $B built from 2823cb5 + session24/fold.patch, since
+# reverted) against the build before (target/exp/vkprims-vf, 2823cb5). Steps fold24b and
+# fold24c are its final alternation and its 2^28 rows.
+if want fold24; then
+  V=target/exp/vkprims-vf
+  timeout 60 $B pipelines --stats | grep -E '^(sort_onesweep_k32_v[01] |multisplit_k32_v1|sort_onesweep_k64_v0 )' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/fold24-regs.md" 2>&1
+  for r in 1 2; do for b in $V $B; do
+    timeout 90 $b bench sort --n 2^20,2^22 --key u32 --values 0,4 --trials 20 --json "$OUT/fold24-small-$(basename $b)-$r.json" >> "$OUT/fold24.md" 2>&1
+    timeout 90 $b bench sort --n 2^26 --key u32 --values 0,4 --trials 5 --json "$OUT/fold24-2e26-$(basename $b)-$r.json" >> "$OUT/fold24.md" 2>&1
+    timeout 90 $b bench multisplit --n 2^20,2^26 --key u32 --buckets 256 --values 0,4 --ranking stable,atomic --trials 10 --json "$OUT/fold24-ms-$(basename $b)-$r.json" >> "$OUT/fold24.md" 2>&1
+  done; done
+  for b in $V $B; do timeout 90 $b bench sort --n 2^20,2^26 --key u32 --values 0 --trials 10 --profile --json "$OUT/fold24-profile-$(basename $b).json" > "$OUT/fold24-profile-$(basename $b).md" 2>&1; done
+fi
+# One alternation of step fold24's rows (target/exp/vkprims-vf, then $B).
+if want fold24b; then
+  V=target/exp/vkprims-vf
+  pair_regs $B "" fold24b-regs.md
+  for b in $V $B; do
+    timeout 90 $b bench sort --n 2^20,2^22 --key u32 --values 0,4 --trials 20 --json "$OUT/fold24b-small-$(basename $b).json" >> "$OUT/fold24b.md" 2>&1
+    timeout 90 $b bench sort --n 2^26 --key u32 --values 0,4 --trials 5 --json "$OUT/fold24b-2e26-$(basename $b).json" >> "$OUT/fold24b.md" 2>&1
+    timeout 90 $b bench multisplit --n 2^20,2^26 --key u32 --buckets 256 --values 0,4 --ranking stable,atomic --trials 10 --json "$OUT/fold24b-ms-$(basename $b).json" >> "$OUT/fold24b.md" 2>&1
+  done
+fi
+# The fold's cost at 2^28 (target/exp/vkprims-vf, then $B).
+if want fold24c; then
+  for b in target/exp/vkprims-vf $B; do
+    timeout 150 $b bench sort --n 2^28 --key u32 --values 0,4 --trials 5 --json "$OUT/fold24c-$(basename $b).json" >> "$OUT/fold24c.md" 2>&1
+  done
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
