@@ -640,6 +640,20 @@ if want fold24c; then
     timeout 150 $b bench sort --n 2^28 --key u32 --values 0,4 --trials 5 --json "$OUT/fold24c-$(basename $b).json" >> "$OUT/fold24c.md" 2>&1
   done
 fi
+# Queued for session 25: the offsets fold gated by tile count (session24/queued/gated-fold.patch,
+# binary target/exp/vkprims-gated built from main plus it: passes of at most 512 tiles fold,
+# larger ones keep the offsets dispatch). Its registers (large passes should match the
+# default's), then both builds alternated over sizes, then 2^28 and its selftest.
+if want gated25; then
+  G=target/exp/vkprims-gated
+  for b in $B $G; do p=; [ $b = $G ] && p="--binning-policy autoxautoxfold0,autoxautoxfold100000"; timeout 60 $b pipelines --stats $p | grep -E '^(sort_onesweep_k32_v[01] \(sort u32|multisplit_k32_v1|sort_onesweep_k64_v0 \(sort u64)' | sed -E 's/.*\((sort [a-z0-9]+ values [0-9]B [a-z]+ pass|multisplit u32 values 4B 256 buckets), (tile [^|]*)\| Register Count: ([0-9]+).*/\3 \1 \2/' > "$OUT/gated25-regs-$(basename $b).md" 2>&1; done
+  for r in 1 2; do for b in $B $G; do
+    timeout 120 $b bench sort --n 2^20,2^22,2^24,2^26 --key u32 --values 0,4 --trials 10 --json "$OUT/gated25-sort-$(basename $b)-$r.json" >> "$OUT/gated25.md" 2>&1
+    timeout 90 $b bench multisplit --n 2^20,2^24,2^26 --key u32 --buckets 256 --values 0,4 --ranking stable,atomic --trials 10 --json "$OUT/gated25-ms-$(basename $b)-$r.json" >> "$OUT/gated25.md" 2>&1
+  done; done
+  for b in $B $G; do timeout 150 $b bench sort --n 2^28 --key u32 --values 0,4 --trials 5 --json "$OUT/gated25-2e28-$(basename $b).json" >> "$OUT/gated25.md" 2>&1; done
+  timeout 120 $G selftest > "$OUT/gated25-selftest.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
