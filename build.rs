@@ -119,6 +119,18 @@ fn variants() -> Vec<Variant> {
         v.push(Variant { name: format!("perm_shuffle_v{vw}"), file: "perm/shuffle.comp", defines: vec![("VALUE_WORDS", vw.to_string())] });
     }
     v.extend(load_lab_variants());
+    // Each binning pass also as `_fold` (FOLD: tile 0 scans the bucket offsets; passes of few
+    // tiles, BinningPolicy::fold_max_tiles), a variant so that the others keep their code.
+    let folds: Vec<Variant> = v
+        .iter()
+        .filter(|x| x.file == "sort/onesweep.comp" || x.file == "multisplit/multisplit.comp")
+        .map(|x| {
+            let mut defines = x.defines.clone();
+            defines.push(("FOLD", "1".to_string()));
+            Variant { name: format!("{}_fold", x.name), file: x.file, defines }
+        })
+        .collect();
+    v.extend(folds);
     v.push(Variant { name: "probe".into(), file: "probe/probe.comp", defines: vec![] });
     v.push(Variant { name: "copy".into(), file: "bench/copy.comp", defines: vec![] });
     v

@@ -654,6 +654,32 @@ if want gated25; then
   for b in $B $G; do timeout 150 $b bench sort --n 2^28 --key u32 --values 0,4 --trials 5 --json "$OUT/gated25-2e28-$(basename $b).json" >> "$OUT/gated25.md" 2>&1; done
   timeout 120 $G selftest > "$OUT/gated25-selftest.md" 2>&1
 fi
+# Session 25: the offsets fold as `_fold` shader variants (passes of at most 512 tiles), this
+# build ($B) against main before it (target/exp/vkprims-vf), alternated; selftest on $B.
+if want fold25; then
+  M=target/exp/vkprims-vf
+  timeout 60 $B pipelines --stats --binning-policy autoxautoxfold0,autoxautoxfold100000 | grep -E '^(sort_onesweep_k32_v[01]|multisplit_k32_v1|sort_onesweep_k64_v0)' | sed -E 's/.*\((sort [a-z0-9]+ values [0-9]B [a-z]+ pass|multisplit u32 values 4B 256 buckets), (tile [^|]*)\| Register Count: ([0-9]+).*/\3 \1 \2/' > "$OUT/fold25-regs.md" 2>&1
+  for r in 1 2; do for b in $B $M; do
+    timeout 90 $b bench sort --n 2^20,2^22,2^24 --key u32 --values 0,4 --trials 10 --json "$OUT/fold25-sort-$(basename $b)-$r.json" >> "$OUT/fold25.md" 2>&1
+    timeout 60 $b bench sort --n 2^20,2^22 --key u64 --values 0 --trials 10 --json "$OUT/fold25-u64-$(basename $b)-$r.json" >> "$OUT/fold25.md" 2>&1
+    timeout 90 $b bench multisplit --n 2^20,2^22 --key u32 --buckets 256 --values 0,4 --ranking stable,atomic --trials 10 --json "$OUT/fold25-ms-$(basename $b)-$r.json" >> "$OUT/fold25.md" 2>&1
+    timeout 60 $b bench perm --n 2^20 --values 4 --trials 10 --json "$OUT/fold25-perm-$(basename $b)-$r.json" >> "$OUT/fold25.md" 2>&1
+  done; done
+  for b in $B $M; do timeout 150 $b bench sort --n 2^26,2^28 --key u32 --values 0,4 --trials 5 --json "$OUT/fold25-large-$(basename $b).json" >> "$OUT/fold25.md" 2>&1; done
+  timeout 120 $B selftest > "$OUT/fold25-selftest.md" 2>&1
+fi
+# Session 25's final run: the fold variants with the digit spans raised only where a pass
+# folds ($B) against main before them (target/exp/vkprims-vf), alternated; selftest on $B.
+if want final25; then
+  M=target/exp/vkprims-vf
+  for r in 1 2; do for b in $B $M; do
+    timeout 60 $b bench sort --n 2^20,2^22,2^24 --key u32 --values 0,4 --trials 10 --json "$OUT/final25-sort-$(basename $b)-$r.json" >> "$OUT/final25.md" 2>&1
+    timeout 60 $b bench sort --n 2^20,2^22 --key u64 --values 0 --trials 10 --json "$OUT/final25-u64-$(basename $b)-$r.json" >> "$OUT/final25.md" 2>&1
+    timeout 60 $b bench multisplit --n 2^20,2^22,2^24 --key u32 --buckets 256 --values 0,4 --ranking stable,atomic --trials 10 --json "$OUT/final25-ms-$(basename $b)-$r.json" >> "$OUT/final25.md" 2>&1
+  done; done
+  for b in $B $M; do timeout 100 $b bench sort --n 2^28 --key u32 --values 0,4 --trials 5 --json "$OUT/final25-2e28-$(basename $b).json" >> "$OUT/final25.md" 2>&1; done
+  timeout 120 $B selftest > "$OUT/final25-selftest.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

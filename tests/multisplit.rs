@@ -94,10 +94,15 @@ fn one_bucket_empty_buckets_fallback_and_size() {
         d.value_bytes = 4;
         check(&d, &keys, Some(&ids(n, 256, shape, 7)));
     }
+    // The fallback forced, with the bucket offsets scanned by tile 0 (period 2, the default
+    // at this size) and by the offsets kernel (`xfold0`).
     for period in [2u32, 5] {
         let mut d = MultisplitDesc::new(KeyType::I64, 40 * 1024 + 9, BucketSource::Splitters { count: 63 });
         d.value_bytes = 8;
         d.force_fallback_period = period;
+        if period == 5 {
+            d.policy = vkprims::prims::binning::BinningPolicy::parse("autoxautoxfold0").unwrap();
+        }
         let k = sort_keys(KeyPattern::Random, KeyType::I64, d.n as usize, 3);
         check(&d, &k, Some(&splitters(KeyType::I64, &k, 63, 9)));
     }

@@ -385,7 +385,8 @@ fn shared_memory_peer_matching() {
     let ctx = common::ctx();
     // With keys and values read again while staging (the default) and kept in registers
     // (`xkeep`), and ranked before counting (`xlate`): same results.
-    for name in ["64x15", "64x15xkeep", "64x15xlate"] {
+    // And with the digit offsets from the offsets kernel (`xfold0`) rather than tile 0.
+    for name in ["64x15", "64x15xkeep", "64x15xlate", "64x15xfold0"] {
         let policy = vkprims::prims::binning::BinningPolicy::parse(name).unwrap();
         let mut d = SortDesc::new(KeyType::U32, 1000);
         d.policy = policy;
@@ -394,6 +395,7 @@ fn shared_memory_peer_matching() {
         assert_eq!(label.contains("shared match"), (8..=32).contains(&sg), "{label}");
         assert_eq!(label.contains("kept"), name.contains("keep"), "{label}");
         assert_eq!(label.contains("late counts"), name.contains("late"), "{label}");
+        assert_eq!(label.contains("offsets by tile 0"), !name.contains("fold0"), "{label}");
         for (key, value_bytes, period) in [(KeyType::U32, 0, 0), (KeyType::F32, 4, 3), (KeyType::I64, 8, 0), (KeyType::U64, 4, 2)] {
             for pattern in [KeyPattern::Random, KeyPattern::FewDistinct] {
                 let mut d = SortDesc::new(key, 27_001);
@@ -410,49 +412,85 @@ fn shared_memory_peer_matching() {
 
 #[test]
 fn caller_counted_digits() {
-    // `record_passes` for a caller that counted the digits itself: the counts spread over the
-    // 16 counter copies, then scanned into offsets and flags; a bit range with a short last
-    // digit and one pass where every key has the same digit (a copy).
+    // `record_passes` for a caller that counted the digits itself (the counts spread over the
+    // 16 counter copies), and `record` with the sort's own histogram: a bit range with a short
+    // last digit and one pass where every key has the same digit; passes that take their
+    // digit offsets from tile 0 (fold) and from the offsets kernel. The offsets land in the
+    // buffer either way. Folding passes find a trivial pass from the digit spans, which only
+    // the sort's own histogram gives (only then); the others from the offsets kernel's flags.
+    use vkprims::prims::binning::{upfront_counter_word, upfront_flag_word, upfront_offset_word, upfront_span_words};
     let ctx = common::ctx();
-    for (key, bits, n) in [(KeyType::U32, (0, 32), 30_011), (KeyType::F64, (3, 45), 12_345)] {
+    for (key, bits, n, fold) in [(KeyType::U32, (0, 32), 30_011, true), (KeyType::F64, (3, 45), 12_345, true), (KeyType::U32, (0, 32), 30_011, false)] {
         let mut d = SortDesc::new(key, n);
         d.bits = bits;
         d.descending = key == KeyType::F64;
+        d.policy.fold_max_tiles = if fold { 1 << 20 } else { 0 };
         let plan = SortPlan::new(&ctx, d.clone()).unwrap();
         let mut keys = sort_keys(KeyPattern::Random, key, n as usize, 5);
         if key == KeyType::U32 {
             keys.iter_mut().for_each(|k| *k = (*k & 0xFF00_FFFF) | 0x0042_0000);  // digit 2 is 0x42 everywhere
         }
         let mut hist = vec![0u32; plan.hist_bytes() as usize / 4];
+        let mut totals = vec![[0u32; 256]; d.passes() as usize];
         for i in 0..n as usize {
             let ok = sort::order_key(key, d.descending, &keys, i) >> bits.0;
             for p in 0..d.passes() {
                 let width = (bits.1 - bits.0 - 8 * p).min(8);  // the last digit may be short
                 let digit = ((ok >> (8 * p)) & ((1 << width) - 1)) as u32;
-                hist[vkprims::prims::binning::upfront_counter_word(i as u32 % 16, p, digit)] += 1;
+                hist[upfront_counter_word(i as u32 % 16, p, digit)] += 1;
+                totals[p as usize][digit as usize] += 1;
             }
         }
         let input = gpu::upload(&ctx, bytemuck::cast_slice(&keys), "keys").unwrap();
-        let counts = gpu::upload(&ctx, bytemuck::cast_slice(&hist), "caller's digit counts").unwrap();
         let out = Buffer::new(&ctx, plan.keys_bytes(), MemoryLocation::GpuOnly, "sorted").unwrap();
-        let (ka, va, _, st) = plan.scratch_bytes();
-        let bufs: Vec<Buffer> = [ka, va, st].iter().map(|&b| Buffer::new(&ctx, b, MemoryLocation::GpuOnly, "scratch").unwrap()).collect();
-        let scratch = SortScratch { keys_alt: bufs[0].slice(), values_alt: bufs[1].slice(), hist: counts.slice(), state: bufs[2].slice() };
-        let mut rec = Recorder::new(&ctx, "caller-counted digits").unwrap();
-        rec.fill(scratch.state, 0);
-        rec.barrier(&[scratch.state], Access::TransferWrite, Access::ComputeReadWrite, "look-back zeroed");
-        plan.record_passes(&mut rec, input.slice(), out.slice(), None, &scratch).unwrap();
-        rec.barrier(&[out.slice()], Access::ComputeWrite, Access::TransferRead, "sorted keys read back");
-        rec.submit_and_wait().unwrap();
-        drop(rec);
-        let got: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu::download(&ctx, out.slice()).unwrap());
-        if let Some(e) = sort::check(&d, &keys, None, &got, None) {
-            panic!("{}: {e}", d.label());
+        let (ka, va, hb, st) = plan.scratch_bytes();
+        let bufs: Vec<Buffer> = [ka, va, hb, st].iter().map(|&b| Buffer::new(&ctx, b, MemoryLocation::GpuOnly, "scratch").unwrap()).collect();
+        for caller_counted in [true, false] {
+            let counts = match caller_counted {
+                true => gpu::upload(&ctx, bytemuck::cast_slice(&hist), "caller's digit counts").unwrap(),
+                false => Buffer::new(&ctx, hb, MemoryLocation::GpuOnly, "the sort's histogram").unwrap(),
+            };
+            let scratch = SortScratch { keys_alt: bufs[0].slice(), values_alt: bufs[1].slice(), hist: counts.slice(), state: bufs[3].slice() };
+            let mut rec = Recorder::new(&ctx, "caller-counted digits").unwrap();
+            if caller_counted {
+                rec.fill(scratch.state, 0);
+                rec.barrier(&[scratch.state], Access::TransferWrite, Access::ComputeReadWrite, "look-back zeroed");
+                plan.record_passes(&mut rec, input.slice(), out.slice(), None, &scratch).unwrap();
+            } else {
+                plan.record(&mut rec, input.slice(), out.slice(), None, &scratch).unwrap();
+            }
+            rec.barrier(&[out.slice(), counts.slice()], Access::ComputeReadWrite, Access::TransferRead, "sorted keys and offsets read back");
+            rec.submit_and_wait().unwrap();
+            drop(rec);
+            let label = format!("{} (caller-counted digits: {caller_counted}, fold: {fold})", d.label());
+            let got: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu::download(&ctx, out.slice()).unwrap());
+            if let Some(e) = sort::check(&d, &keys, None, &got, None) {
+                panic!("{label}: {e}");
+            }
+            let after: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu::download(&ctx, counts.slice()).unwrap());
+            for p in 0..d.passes() {
+                let t = &totals[p as usize];
+                let mut run = 0;
+                for (digit, &c) in t.iter().enumerate() {
+                    assert_eq!(after[upfront_offset_word(p, digit as u32)], run, "{label}: pass {p}, offset of digit {digit}");
+                    run += c;
+                }
+                let span = upfront_span_words(p).map(|w| after[w]);
+                // (The sort's histogram raises the spans only where a pass folds.)
+                let want = match caller_counted || !fold {
+                    true => [0, 0],
+                    false => {
+                        let (lo, hi) = (t.iter().position(|&c| c > 0).unwrap(), t.iter().rposition(|&c| c > 0).unwrap());
+                        [hi as u32 + 1, 256 - lo as u32]
+                    }
+                };
+                assert_eq!(span, want, "{label}: pass {p}'s digit span");
+                // Only the U32 keys' third digit is the same for every key: a trivial pass.
+                let trivial = key == KeyType::U32 && p == 2;
+                assert_eq!(span[0] + span[1] == 257, !caller_counted && fold && trivial, "{label}: pass {p}'s span");
+                assert_eq!(after[upfront_flag_word(p)] != 0, !fold && trivial, "{label}: pass {p}'s flag");
+            }
         }
-        // The "trivial pass" flags: only the U32 keys' third digit is the same for every key.
-        let after: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu::download(&ctx, counts.slice()).unwrap());
-        let flags: Vec<bool> = (0..d.passes()).map(|p| after[vkprims::prims::binning::upfront_flag_word(p)] != 0).collect();
-        assert_eq!(flags, (0..d.passes()).map(|p| key == KeyType::U32 && p == 2).collect::<Vec<_>>(), "{}", d.label());
     }
     common::assert_no_validation_messages(&ctx);
 }

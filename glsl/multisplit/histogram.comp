@@ -2,8 +2,9 @@
 // Bucket histogram of a multisplit: workgroups stride over the elements and count in shared
 // memory (up to 256 buckets, then added into the workgroup's copy of the counters,
 // sort/hist_layout.glsl), or straight into the global counts (GLOBAL_COUNTS, for the up to
-// 65,536 buckets of a composed split). CPU twin: src/prims/multisplit.rs (reference).
-#extension GL_EXT_control_flow_attributes : require
+// 65,536 buckets of a composed split); a one-pass split raises its bucket span too
+// (sort/hist_span.glsl). CPU twin: src/prims/multisplit.rs (reference).
+#include "common/subgroup.glsl"
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint KEY_KIND = 0;
 layout(constant_id = 2) const uint DESCENDING = 0;
@@ -20,6 +21,7 @@ layout(set = 0, binding = 2, std430) readonly buffer AuxSplit { KEY aux_splitter
 #include "multisplit/buckets.glsl"
 
 shared uint s_hist[256];
+#include "sort/hist_span.glsl"
 
 // Elements per lane per round, loaded before any is counted (memory-level parallelism, as in
 // sort/histogram.comp).
@@ -34,6 +36,7 @@ void main() {
     uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
     if (GLOBAL_COUNTS == 0u) {
         for (uint i = lid; i < 256u; i += wg) s_hist[i] = 0u;
+        span_zero();
         barrier();
     }
     uint chunk = wg * HIST_ITEMS;
@@ -49,8 +52,22 @@ void main() {
     if (GLOBAL_COUNTS != 0u) return;
     barrier();
     uint copy = hist_copy(gl_WorkGroupID.x);
+    if (SPAN == 0u) {
+        for (uint i = lid; i < pc.buckets; i += wg) {
+            uint c = s_hist[i];
+            if (c != 0u) atomicAdd(hist[copy + i], c);
+        }
+        return;
+    }
+    uint hi = 0u, lo = 0u;
     for (uint i = lid; i < pc.buckets; i += wg) {
         uint c = s_hist[i];
-        if (c != 0u) atomicAdd(hist[copy + i], c);
+        if (c != 0u) {
+            atomicAdd(hist[copy + i], c);
+            hi = max(hi, i + 1u);
+            lo = max(lo, 256u - i);
+        }
     }
+    span_note(0u, hi, lo);
+    span_raise(1u);
 }

@@ -19,8 +19,12 @@ layout(set = 0, binding = 0, std430) readonly buffer KeysIn { KEY keys_in[]; };
 layout(set = 0, binding = 1, std430) writeonly buffer KeysOut { KEY keys_out[]; };
 layout(set = 0, binding = 2, std430) readonly buffer ValsIn { VAL vals_in[]; };
 layout(set = 0, binding = 3, std430) writeonly buffer ValsOut { VAL vals_out[]; };
-// Bucket offsets (sort/offsets.comp, pass 0), then the "one bucket holds everything" flag.
+// The upfront histogram buffer (sort/hist_layout.glsl, pass 0): the bucket offsets, span and
+// counters; read-only but for the offsets, which tile 0 writes (offsets_out).
 layout(set = 0, binding = 4, std430) readonly buffer Offsets { uint offsets[]; };
+#ifdef FOLD
+layout(set = 0, binding = 4, std430) writeonly buffer OffsetsOut { uint offsets_out[]; };
+#endif
 layout(set = 0, binding = 5, std430) coherent buffer State { uint state[]; };
 layout(set = 0, binding = 6, std430) readonly buffer AuxIds { uint aux_ids[]; };
 layout(set = 0, binding = 6, std430) readonly buffer AuxSplit { KEY aux_splitters[]; };
@@ -36,8 +40,7 @@ VAL val_at(uint i) { return vals_in[i]; }
 bool pass_writes_keys() { return true; }
 // Bits that tell the buckets apart: ceil(log2(buckets)).
 uint bucket_bits() { return pc.buckets <= 1u ? 0u : uint(findMSB(pc.buckets - 1u)) + 1u; }
-uint bucket_base(uint b) { return offsets[b]; }
-bool pass_is_trivial() { return offsets[HIST_FLAGS] != 0u; }
+uint hist_pass() { return 0u; }
 
 #include "sort/binning.glsl"
 

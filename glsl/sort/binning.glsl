@@ -29,7 +29,10 @@
 //      so consecutive lanes write consecutive addresses of a bucket's run.
 //
 // The including kernel provides: KEY and VAL types with KEY64 and VALUE_WORDS; the buffers
-// vals_in, vals_out and state (`coherent`, ticket in word 0); spec constants ITEMS,
+// vals_in, vals_out, state (`coherent`, ticket in word 0) and offsets (the upfront histogram
+// buffer, sort/hist_layout.glsl, included: the pass reads its offsets and trivial flag, or
+// with FOLD its counters and span) and, with FOLD, a write-only alias offsets_out (tile 0
+// writes the pass's bucket offsets there); spec constants ITEMS,
 // FORCE_FALLBACK_PERIOD, SPIN_LIMIT; push constants pc.n and pc.num_tiles;
 //   KEY key_in(uint i)                    input key i (keys_in[i], or a narrower load)
 //   void key_out(uint i, KEY k)           store output key i (keys_out[i] = k, or narrower)
@@ -38,8 +41,7 @@
 //   uint bucket_of(uint index, KEY key)   the element's bucket, < 256
 //   bool bucket_is_key_function()         bucket_of ignores the index and is cheap
 //   uint bucket_bits()                    bits that distinguish buckets (ballots per step)
-//   uint bucket_base(uint b)              where bucket b starts in the output
-//   bool pass_is_trivial()                true when every element is in one bucket
+//   uint hist_pass()                      the pass's index in the upfront histogram
 // and may define PARTITIONED (GL_NV_shader_subgroup_partitioned ranking), and ONE_PLANE with
 //   bool one_plane()                      stage one word per element (RELOAD or STAGE_ALL),
 //   const uint ONE_PLANE_ON               1 where one_plane() (sizes s_blk), else 0:
@@ -116,6 +118,13 @@ layout(constant_id = 16) const uint SEQ_PLANES = 0;
 // group is read before the key scatter (scatter_planes).
 layout(constant_id = 17) const uint VAL_CHUNK = 0;
 const uint FIRST_VALS = VAL_CHUNK == 0u || VAL_CHUNK > ITEMS ? ITEMS : VAL_CHUNK;
+// FOLD defined (the `_fold` variants, for passes of few tiles: BinningPolicy::fold_max_tiles):
+// tile 0 scans the bucket offsets from the upfront counters (first_tile_bases) while the other
+// tiles rank, and its inclusive look-back prefixes carry them to every later tile; a trivial
+// pass is found from the digit span. No offsets dispatch is needed before the pass. Else the
+// offsets and the trivial flag come from sort/offsets.comp. A variant, not a spec constant:
+// the H200's compiler gave the large passes 1-3 more registers (one workgroup an SM) for the
+// fold's code even where a spec constant turned it off (session25/1-gated).
 #if KEY64 == 0 && VALUE_WORDS == 1
 const uint SEQ = SEQ_PLANES;
 #else
@@ -191,13 +200,86 @@ uint key_index(uint tile, uint j) {
     return tile * tile_size() + gl_SubgroupID * gl_SubgroupSize * ITEMS + j * gl_SubgroupSize + gl_SubgroupInvocationID;
 }
 
+// Debug: tiles whose successors take the fallback (tile 0 too, whose recomputation differs).
 bool forced(uint tile) {
+#ifdef FOLD
+    return FORCE_FALLBACK_PERIOD >= 2u && (tile % FORCE_FALLBACK_PERIOD == FORCE_FALLBACK_PERIOD - 1u || tile == 0u);
+#else
     return FORCE_FALLBACK_PERIOD >= 2u && tile % FORCE_FALLBACK_PERIOD == FORCE_FALLBACK_PERIOD - 1u;
+#endif
 }
 
 void post(uint tile, uint d, uint st, uint count) {
     atomicMax(state[STATE_BASE + tile * 256u + d], (st << 30) | count);
 }
+
+// Every element is in one bucket: the pass is a stable copy. FOLD: the histogram kernels'
+// span of the pass is one bucket (a pass whose counters a caller filled has none: never);
+// else the offsets kernel's flag.
+bool pass_is_trivial() {
+#ifdef FOLD
+    uint p = HIST_SPAN + 2u * hist_pass();
+    return offsets[p] + offsets[p + 1u] == 257u;
+#else
+    return offsets[HIST_FLAGS + hist_pass()] != 0u;
+#endif
+}
+// Where bucket b starts in the pass's output (FOLD: only once tile 0 has written it).
+uint bucket_base(uint b) { return offsets[hist_pass() * 256u + b]; }
+
+#ifdef FOLD
+// An exclusive scan of s_glob[0..256) in place by the whole workgroup; ends with a barrier.
+void scan_glob() {
+    uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
+    uint per = (256u + wg - 1u) / wg;
+    uint first = min(lid * per, 256u), last = min(first + per, 256u);
+    uint mine = 0u;
+    for (uint d = first; d < last; ++d) mine += s_glob[d];
+    uint before = subgroupExclusiveAdd(mine);
+    if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u) s_sums[gl_SubgroupID] = before + mine;
+    barrier();
+    for (uint s = 0u; s < gl_SubgroupID; ++s) before += s_sums[s];
+    for (uint d = first; d < last; ++d) {
+        uint c = s_glob[d];
+        s_glob[d] = before;
+        before += c;
+    }
+    barrier();
+}
+
+// Where each bucket starts in the output: the upfront counts (their copies summed) scanned
+// over the buckets, into s_glob (whole workgroup; ends with a barrier). Only tile 0, and a
+// fallback that recomputes tile 0, need them: tile 0's inclusive prefixes carry them to every
+// later tile through the look-back, so the sort needs no dispatch of its own to scan them.
+void upfront_bases() {
+    for (uint d = gl_LocalInvocationIndex; d < 256u; d += gl_WorkGroupSize.x) {
+        // Four loads at a time: all sixteen in flight took the H200's passes 1-7 registers
+        // more (one workgroup an SM where they had two); tile 0 has time to spare, as it
+        // walks back over nothing.
+        uint c = 0u;
+        [[dont_unroll]] for (uint k = 0u; k < HIST_COPIES; k += 4u) {
+            uint at = hist_copy(k) + hist_pass() * 256u + d, step = hist_copy(1u) - hist_copy(0u);
+            c += offsets[at] + offsets[at + step] + offsets[at + 2u * step] + offsets[at + 3u * step];
+        }
+        s_glob[d] = c;
+    }
+    barrier();
+    scan_glob();
+}
+
+// Tile 0, once its bucket starts are known: its destinations (s_glob, as the look-back leaves
+// them for later tiles) and the pass's bucket offsets in the upfront buffer, for the passes
+// and copies after this one (the class rounds' classes, the multisplit's offsets). Each
+// invocation writes the buckets it owns in post_counts and look_back: no barrier.
+void first_tile_bases() {
+    upfront_bases();
+    for (uint d = gl_LocalInvocationIndex; d < 256u; d += gl_WorkGroupSize.x) {
+        uint base = s_glob[d];
+        offsets_out[hist_pass() * 256u + d] = base;
+        s_glob[d] = base - s_start[d];
+    }
+}
+#endif
 
 // Decoupled fallback: the bucket histogram of tile `t`, from its keys, into s_fb (whole
 // workgroup).
@@ -519,7 +601,12 @@ bool walk(uint d, inout uint look, inout uint sum) {
 void look_back(uint tile, uint hist[BPT]) {
     uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
     if ((DEBUG_SKIP & 1u) != 0u) {
+        // (FOLD: each tile writes at its own place, not where the look-back would put it.)
+#ifdef FOLD
+        if (tile != 0u) for (uint d = lid; d < 256u; d += wg) s_glob[d] = tile * tile_size() - s_start[d];
+#else
         for (uint d = lid; d < 256u; d += wg) s_glob[d] = bucket_base(d) - s_start[d];
+#endif
         barrier();
         return;
     }
@@ -532,6 +619,10 @@ void look_back(uint tile, uint hist[BPT]) {
         if (d >= 256u || tile == 0u) done |= 1u << k;
     }
     uint fallbacks = 0u;  // s_stuck[0] was cleared when the tile was taken
+#ifdef FOLD
+    uint at_zero = 0u;     // bit k: bucket lid + k * wg was complete at tile 0's recomputation
+    bool zero_fb = false;  // tile 0 was recomputed (uniform)
+#endif
     for (uint r = 0u;; ++r) {
         uint cur = r & 1u;
         if (lid == 0u) s_stuck[cur ^ 1u] = 0u;
@@ -546,34 +637,75 @@ void look_back(uint tile, uint hist[BPT]) {
             }
         }
         // Complete buckets' destinations before the round's barrier: without a fallback it is
-        // the look-back's only barrier (it also orders the staging before the scatter).
+        // the look-back's only barrier (it also orders the staging before the scatter). FOLD:
+        // the inclusive prefixes start with the bucket offsets (tile 0's carry them), and tile
+        // 0 has its destinations from first_tile_bases.
         [[unroll]] for (uint k = 0u; k < BPT; ++k) {
             uint d = lid + k * wg;
+#ifdef FOLD
+            if (d < 256u && (done & ~at_zero & (1u << k)) != 0u && tile != 0u) s_glob[d] = sum[k] - s_start[d];
+#else
             if (d < 256u && (done & (1u << k)) != 0u) s_glob[d] = sum[k] + bucket_base(d) - s_start[d];
+#endif
         }
         phase_end(4u);  // the walks of invocation 0; the barrier's wait is the next phase
         barrier();
         uint stuck = s_stuck[cur];
         if (stuck == 0u) break;
         // Recompute the newest stuck tile; the buckets stuck there take its count and go on.
+        // FOLD: tile 0's prefixes include the bucket offsets, so the buckets stuck there are
+        // complete but post and take their destinations after the walks (below), and tile
+        // 0's recomputed counts are not posted (its words are inclusive: every tile stuck
+        // there recomputes them).
         uint t = stuck - 1u;
         fallback_histogram(t);
         [[unroll]] for (uint k = 0u; k < BPT; ++k) {
             uint d = lid + k * wg;
             if (d >= 256u) continue;
+#ifdef FOLD
+            if (t != 0u) post(t, d, AGGREGATE, s_fb[d]);
+#else
             post(t, d, AGGREGATE, s_fb[d]);
+#endif
             if ((done & (1u << k)) == 0u && look[k] == t) {
                 sum[k] += s_fb[d];
                 if (t == 0u) {
                     done |= 1u << k;
+#ifdef FOLD
+                    at_zero |= 1u << k;
+#else
                     post(tile, d, INCLUSIVE, sum[k] + hist[k]);
+#endif
                 } else {
                     look[k] = t - 1u;
                 }
             }
         }
+#ifdef FOLD
+        zero_fb = zero_fb || t == 0u;
+#endif
         fallbacks += 1u;
     }
+#ifdef FOLD
+    if (zero_fb) {
+        // The buckets complete at tile 0's recomputation add the bucket offsets and post;
+        // the offsets take s_glob's words, so every destination is written again.
+        upfront_bases();
+        [[unroll]] for (uint k = 0u; k < BPT; ++k) {
+            uint d = lid + k * wg;
+            if (d < 256u && (at_zero & (1u << k)) != 0u) {
+                sum[k] += s_glob[d];
+                post(tile, d, INCLUSIVE, sum[k] + hist[k]);
+            }
+        }
+        barrier();
+        [[unroll]] for (uint k = 0u; k < BPT; ++k) {
+            uint d = lid + k * wg;
+            if (d < 256u) s_glob[d] = sum[k] - s_start[d];
+        }
+        barrier();
+    }
+#endif
     if (fallbacks > 0u && lid == 0u) atomicAdd(state[1], fallbacks);
 }
 
@@ -748,12 +880,17 @@ void scatter_planes(uint tile, uint count) {
     }
 }
 
-// Publish the tile's histogram at once: tile 0 is complete (a forced tile posts nothing yet).
+// Publish the tile's histogram at once: tile 0 is complete (FOLD: its prefixes inclusive of
+// the bucket offsets, first_tile_bases: s_glob + s_start); a forced tile posts nothing yet.
 void post_counts(uint tile, uint hist[BPT]) {
     [[unroll]] for (uint k = 0u; k < BPT; ++k) {
         uint d = gl_LocalInvocationIndex + k * gl_WorkGroupSize.x;
         if (d < 256u) {
+#ifdef FOLD
+            if (tile == 0u) post(0u, d, INCLUSIVE, s_glob[d] + s_start[d] + hist[k]);
+#else
             if (tile == 0u) post(0u, d, INCLUSIVE, hist[k]);
+#endif
             else if (!forced(tile)) post(tile, d, AGGREGATE, hist[k]);
         }
     }
@@ -777,8 +914,16 @@ void binning_pass() {
         el[j] = i < pc.n ? bucket_of(i, key[j]) << 16 : INVALID;
     }
 
-    // Every element is in the same bucket: the pass is a stable copy.
+    // Every element is in the same bucket: the pass is a stable copy (FOLD: tile 0 writes the
+    // offsets: 0 up to that bucket, n after it).
     if (pass_is_trivial()) {
+#ifdef FOLD
+        if (tile == 0u) {
+            uint only = offsets[HIST_SPAN + 2u * hist_pass()] - 1u;
+            for (uint d = gl_LocalInvocationIndex; d < 256u; d += gl_WorkGroupSize.x)
+                offsets_out[hist_pass() * 256u + d] = d <= only ? 0u : pc.n;
+        }
+#endif
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
             uint i = key_index(tile, j);
             if (i < pc.n) {
@@ -797,6 +942,9 @@ void binning_pass() {
     if (early) {
         count_tile();
         bucket_offsets(hist);
+#ifdef FOLD
+        if (tile == 0u) first_tile_bases();
+#endif
         post_counts(tile, hist);
         phase_end(1u);
         rank_steps();
@@ -815,6 +963,9 @@ void binning_pass() {
 #endif
     if (!early) {
         bucket_offsets(hist);
+#ifdef FOLD
+        if (tile == 0u) first_tile_bases();
+#endif
         post_counts(tile, hist);
         // Positions in the tile; the counter rows are then dead and s_mem takes the first plane.
         uint sg = ATOMIC_RANK != 0u ? 0u : gl_SubgroupID;

@@ -1,9 +1,10 @@
 #version 460
 // Upfront histogram of every digit pass at once (OneSweep): G workgroups stride over the keys
 // in rounds of 16 (32-bit) or 8 (64-bit) keys per lane, count each pass's digits in shared
-// memory, then add their counts into the workgroup's copy of the global counters.
-// CPU twin: src/prims/sort.rs (reference_histogram).
-#extension GL_EXT_control_flow_attributes : require
+// memory, then add their counts into the workgroup's copy of the global counters and raise
+// each pass's digit span (sort/hist_span.glsl). CPU twin: src/prims/sort.rs
+// (reference_histogram).
+#include "common/subgroup.glsl"
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint KEY_KIND = 0;
 layout(constant_id = 2) const uint DESCENDING = 0;
@@ -24,6 +25,7 @@ layout(set = 0, binding = 0, std430) readonly buffer Keys4 { uvec4 keys4[]; };
 layout(set = 0, binding = 1, std430) buffer Hist { uint hist[]; };
 
 shared uint s_hist[PASSES * 256u];
+#include "sort/hist_span.glsl"
 
 // Loads per lane per round, all issued before any key is counted: enough bytes in flight to
 // keep device memory busy (a load-then-count loop left the H200 at a fraction of it).
@@ -50,6 +52,7 @@ void count_vec(uvec4 v) {
 void main() {
     uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
     for (uint i = lid; i < PASSES * 256u; i += wg) s_hist[i] = 0u;
+    span_zero();
     barrier();
     if (VEC4 != 0u) {
         uint vecs = pc.n / PER_VEC, chunk = wg * ROUND_VECS;
@@ -79,8 +82,24 @@ void main() {
     }
     barrier();
     uint copy = hist_copy(gl_WorkGroupID.x);
-    for (uint i = lid; i < PASSES * 256u; i += wg) {
-        uint c = s_hist[i];
-        if (c != 0u) atomicAdd(hist[copy + i], c);
+    if (SPAN == 0u) {
+        for (uint i = lid; i < PASSES * 256u; i += wg) {
+            uint c = s_hist[i];
+            if (c != 0u) atomicAdd(hist[copy + i], c);
+        }
+        return;
     }
+    [[unroll]] for (uint p = 0u; p < PASSES; ++p) {
+        uint hi = 0u, lo = 0u;
+        for (uint d = lid; d < 256u; d += wg) {
+            uint c = s_hist[p * 256u + d];
+            if (c != 0u) {
+                atomicAdd(hist[copy + p * 256u + d], c);
+                hi = max(hi, d + 1u);
+                lo = max(lo, 256u - d);
+            }
+        }
+        span_note(p, hi, lo);
+    }
+    span_raise(PASSES);
 }

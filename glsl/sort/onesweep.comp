@@ -27,9 +27,12 @@ layout(set = 0, binding = 0, std430) readonly buffer KeysIn { KEY keys_in[]; };
 layout(set = 0, binding = 1, std430) writeonly buffer KeysOut { KEY keys_out[]; };
 layout(set = 0, binding = 2, std430) readonly buffer ValsIn { VAL vals_in[]; };
 layout(set = 0, binding = 3, std430) writeonly buffer ValsOut { VAL vals_out[]; };
-// Digit offsets of every pass (offsets.comp), then one "trivial pass" flag per pass
-// (sort/hist_layout.glsl).
+// The upfront histogram buffer (sort/hist_layout.glsl): every pass's digit offsets, spans and
+// counters; read-only but for the pass's offsets, which its tile 0 writes (offsets_out).
 layout(set = 0, binding = 4, std430) readonly buffer Offsets { uint offsets[]; };
+#ifdef FOLD
+layout(set = 0, binding = 4, std430) writeonly buffer OffsetsOut { uint offsets_out[]; };
+#endif
 // state[0]: tile ticket; state[1]: fallbacks (debug counter); state[4 + 256 t + d]: tile t's
 // look-back word for digit d.
 layout(set = 0, binding = 5, std430) coherent buffer State { uint state[]; };
@@ -94,8 +97,7 @@ KEY key_in(uint i) { return keys_in[i]; }
 void key_out(uint i, KEY k) { keys_out[i] = k; }
 #endif
 uint bucket_bits() { return pc.bits; }
-uint bucket_base(uint b) { return offsets[pc.pass_index * 256u + b]; }
-bool pass_is_trivial() { return offsets[HIST_FLAGS + pc.pass_index] != 0u; }
+uint hist_pass() { return pc.pass_index; }
 
 #include "sort/binning.glsl"
 

@@ -18,10 +18,12 @@ pub const MAX_N: u64 = (1 << 30) - 1;
 const HIST_PASSES: u32 = 8;
 const HIST_COPIES: u32 = 16;
 const HIST_FLAGS: u32 = HIST_PASSES * 256;
+const HIST_SPAN: u32 = HIST_FLAGS + HIST_PASSES;
 const HIST_COPY_BASE: u32 = HIST_FLAGS + 32;
 /// Bytes of the upfront histogram buffer of the sort and the one-pass multisplit: the offsets
-/// of up to 8 passes, a flag per pass, then 16 copies of their counters, so that the
-/// histogram's global atomics spread over more cache lines.
+/// of up to 8 passes (from the offsets kernel, or each pass's tile 0), a "trivial pass" flag
+/// per pass (the offsets kernel's), each pass's digit span (two words), then 16 copies of
+/// their counters, so that the histogram's global atomics spread over more cache lines.
 pub const UPFRONT_HIST_BYTES: u64 = (HIST_COPY_BASE + HIST_COPIES * HIST_PASSES * 256) as u64 * 4;
 
 /// Word of the upfront histogram buffer holding counter copy `copy` (of 16) of digit `digit` in
@@ -32,10 +34,23 @@ pub fn upfront_counter_word(copy: u32, pass: u32, digit: u32) -> usize {
     (HIST_COPY_BASE + (copy * HIST_PASSES + pass) * 256 + digit) as usize
 }
 /// Word of the upfront histogram buffer flagging pass `pass` trivial (every key has the same
-/// digit: the pass copies), once the digit offsets are scanned.
+/// digit: the pass copies), once the offsets kernel has run (passes that do not fold).
 pub fn upfront_flag_word(pass: u32) -> usize {
     assert!(pass < HIST_PASSES, "no flag word for pass {pass}");
     (HIST_FLAGS + pass) as usize
+}
+/// Word of the upfront histogram buffer holding pass `pass`'s bucket offset of digit `digit`
+/// (from the offsets kernel or the pass's tile 0): where the digit's elements start in the
+/// pass's output.
+pub fn upfront_offset_word(pass: u32, digit: u32) -> usize {
+    assert!(pass < HIST_PASSES && digit < 256, "no offset word for pass {pass}, digit {digit}");
+    (pass * 256 + digit) as usize
+}
+/// The two words of pass `pass`'s digit span: 1 + the largest digit counted, 256 - the
+/// smallest (glsl/sort/hist_span.glsl; 0 where a caller counted the digits itself).
+pub fn upfront_span_words(pass: u32) -> [usize; 2] {
+    assert!(pass < HIST_PASSES, "no span words for pass {pass}");
+    [(HIST_SPAN + 2 * pass) as usize, (HIST_SPAN + 2 * pass + 1) as usize]
 }
 /// Counter rows: one per subgroup, so at most 16 subgroups per workgroup.
 const MAX_SUBGROUPS: u32 = 16;
@@ -187,6 +202,14 @@ pub struct BinningPolicy {
     /// 2^26 with the same registers (session22/5-vearly).
     #[serde(default = "default_value_chunk")]
     pub value_chunk: u32,
+    /// A pass of at most this many tiles (`xfoldN`; 0: none) takes its bucket offsets from
+    /// its tile 0, which scans the upfront counters while the other tiles rank and carries
+    /// the offsets to them in its inclusive look-back prefixes, so a sort or multisplit whose
+    /// passes all do has no offsets dispatch. H200 (bench/results/h200/binning/session24, every
+    /// pass folding): u32 keys 0.0576 ms against 0.0614 at 2^20 (128 tiles), 0.1362 against
+    /// 0.1408 at 2^22 (512), but 2% slower at 2^28, 1% at 2^26.
+    #[serde(default = "default_fold_max_tiles")]
+    pub fold_max_tiles: u32,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -208,6 +231,9 @@ fn default_second_pass_tiles() -> u32 {
 }
 fn default_value_chunk() -> u32 {
     8
+}
+fn default_fold_max_tiles() -> u32 {
+    512
 }
 
 /// The binning pass's phases, as its clocks count them. With [`BinningPolicy::late_counts`]
@@ -242,6 +268,7 @@ impl Default for BinningPolicy {
             atomic_first_keys: true,
             second_pass_tiles: default_second_pass_tiles(),
             value_chunk: default_value_chunk(),
+            fold_max_tiles: default_fold_max_tiles(),
         }
     }
 }
@@ -283,7 +310,7 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhscalar][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xfoldN][xhscalar][xclocks]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
@@ -291,11 +318,11 @@ impl BinningPolicy {
     /// [`BinningPolicy::late_counts`]; `noseq`: [`BinningPolicy::sequential_planes`] off;
     /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `crN`:
     /// [`BinningPolicy::second_pass_tiles`]; `vcN`: [`BinningPolicy::value_chunk`]; `lbN`: the look-back window; `hgN`: the upfront
-    /// histogram's workgroups; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
+    /// histogram's workgroups; `foldN`: [`BinningPolicy::fold_max_tiles`]; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
     /// `clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xfoldN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -319,6 +346,7 @@ impl BinningPolicy {
                 (r, _) if r.starts_with("cr") => p.second_pass_tiles = r[2..].parse().map_err(|_| bad())?,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
+                (r, _) if r.starts_with("fold") => p.fold_max_tiles = r[4..].parse().map_err(|_| bad())?,
                 ("hscalar", _) => p.histogram_scalar_loads = true,
                 ("clocks", _) => p.phase_clocks = true,
                 (_, Some(n)) => p.debug_skip = n.parse().map_err(|_| bad())?,
@@ -345,6 +373,7 @@ impl BinningPolicy {
             (self.value_chunk != d.value_chunk, format!("xvc{}", self.value_chunk)),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
+            (self.fold_max_tiles != d.fold_max_tiles, format!("xfold{}", self.fold_max_tiles)),
             (self.histogram_scalar_loads, "xhscalar".into()),
             (self.phase_clocks, "xclocks".into())]
         {
@@ -383,6 +412,9 @@ pub(crate) struct BinningPass {
     pub sequential: bool,
     /// Values read a lane at a time in the value round (with `sequential`; `items`: all).
     pub value_chunk: u32,
+    /// Tile 0 scans the bucket offsets ([`BinningPolicy::fold_max_tiles`]): the pass needs no
+    /// offsets dispatch before it, and writes the offsets for the passes after it.
+    pub fold: bool,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -485,6 +517,7 @@ impl BinningPass {
             return invalid(format!("{what}: n too large for 32-bit indexing"));
         }
         // Each pass binds its look-back words (one per bucket per tile) as one range.
+        let fold = tiles <= p.fold_max_tiles as u64;
         let pass_state = state_bytes(tiles as u32);
         if pass_state > ctx.max_storage_buffer_range() {
             return invalid(format!(
@@ -499,7 +532,13 @@ impl BinningPass {
         if p.phase_clocks && !ctx.capabilities().shader_clock {
             return Err(Error::Unsupported { device: ctx.info().name.clone(), what: format!("VK_KHR_shader_clock (phase clocks of {what})") });
         }
-        let name = format!("{}{}{}", kernel.shader, if partitioned { "_part" } else { "" }, if p.phase_clocks { "_clock" } else { "" });
+        let name = format!(
+            "{}{}{}{}",
+            kernel.shader,
+            if partitioned { "_part" } else { "" },
+            if p.phase_clocks { "_clock" } else { "" },
+            if fold { "_fold" } else { "" }
+        );
         let shader = gpu::shaders::name(&name).ok_or_else(|| Error::Invalid(format!("{what}: no shader variant {name}")))?;
         let pipeline = ctx.pipeline(PipelineKey {
             shader,
@@ -548,6 +587,7 @@ impl BinningPass {
             reload: p.reload,
             sequential,
             value_chunk,
+            fold,
             pipeline,
         })
     }
@@ -562,12 +602,13 @@ impl BinningPass {
         let planes = if self.stage_all { ", planes" } else { "" };
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
         let reload = if self.reload { "" } else { ", kept" };
+        let fold = if self.fold { ", offsets by tile 0" } else { "" };
         let planes = match self.sequential {
             true if self.value_chunk < self.items => format!(", planes in sequence, values {} at a time", self.value_chunk),
             true => ", planes in sequence".into(),
             false => planes.into(),
         };
-        format!("tile {} ({}x{}, {}{reload}{planes}{window}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
+        format!("tile {} ({}x{}, {}{reload}{planes}{window}{fold}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }
 

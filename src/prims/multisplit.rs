@@ -201,13 +201,6 @@ impl MultisplitPlan {
         } else {
             None
         };
-        let histogram = ctx.pipeline(PipelineKey {
-            shader: if desc.key.wide() { "multisplit_histogram_k64" } else { "multisplit_histogram_k32" },
-            spec: vec![128, kind, 0, src, composed.is_some() as u32],
-            subgroup_size: desc.subgroup_size,
-            bindings: 3,
-            push_bytes: 16,
-        })?;
         let offsets =
             ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
         let kernel = BinningKernel {
@@ -220,6 +213,14 @@ impl MultisplitPlan {
             role: 0,
         };
         let pass = BinningPass::new(ctx, &what, input, desc.force_fallback_period, &desc.policy, desc.ranking, kernel)?;
+        let histogram = ctx.pipeline(PipelineKey {
+            shader: if desc.key.wide() { "multisplit_histogram_k64" } else { "multisplit_histogram_k32" },
+            // The bucket span only where the pass folds (it finds a trivial split from it).
+            spec: vec![128, kind, 0, src, composed.is_some() as u32, (composed.is_none() && pass.fold) as u32],
+            subgroup_size: desc.subgroup_size,
+            bindings: 3,
+            push_bytes: 16,
+        })?;
         Ok(MultisplitPlan { desc, histogram, offsets, pass, composed })
     }
 
@@ -440,8 +441,11 @@ impl MultisplitPlan {
         if self.desc.n > 0 {
             histogram(rec, hist)?;
             rec.barrier(&[hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "multisplit: histogram complete before the scan");
-            rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&(self.desc.n as u32)), [1, 1, 1])?;
-            rec.barrier(&[hist], Access::ComputeWrite, Access::ComputeRead, "multisplit: bucket offsets ready");
+            // (A pass that folds scans the offsets in its tile 0.)
+            if !self.pass.fold {
+                rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&(self.desc.n as u32)), [1, 1, 1])?;
+                rec.barrier(&[hist], Access::ComputeWrite, Access::ComputeRead, "multisplit: bucket offsets ready");
+            }
             let vb = self.values_bytes().max(4);
             let (vi, vo) = values.unwrap_or((scratch.dummy, scratch.dummy));
             let state = scratch.state.sub(0, self.state_bytes());
@@ -450,8 +454,8 @@ impl MultisplitPlan {
             rec.dispatch_count(&self.pass.pipeline, &bufs, bytemuck::bytes_of(&push), self.pass.tiles)?;
         }
         if let Some(o) = offsets_out {
-            // Offsets 0..B from the scanned histogram, then n.
-            let before = if self.desc.n > 0 { Access::ComputeRead } else { Access::TransferWrite };
+            // Offsets 0..B from the scanned histogram (or the pass's tile 0), then n.
+            let before = if self.desc.n > 0 { Access::ComputeReadWrite } else { Access::TransferWrite };
             rec.barrier(&[hist], before, Access::TransferRead, "multisplit: offsets copied out");
             rec.copy(hist.sub(0, b as u64 * 4), o.sub(0, b as u64 * 4));
             rec.fill(o.sub(b as u64 * 4, 4), self.desc.n as u32);

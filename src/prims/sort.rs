@@ -80,8 +80,8 @@ pub struct SortDesc {
     /// Sort by bits lo..hi of the order key (default: all).
     pub bits: (u32, u32),
     pub subgroup_size: Option<u32>,
-    /// Debug: when >= 2, look-back treats every tile t with t % period == period - 1 as not
-    /// ready, so its successors always take the decoupled fallback.
+    /// Debug: when >= 2, look-back treats tile 0 and every tile t with t % period ==
+    /// period - 1 as not ready, so their successors always take the decoupled fallback.
     pub force_fallback_period: u32,
     pub policy: SortPolicy,
     /// `Stable` (the default) or `Atomic`: the first digit pass ranks with workgroup atomics,
@@ -180,23 +180,6 @@ impl SortPlan {
         }
         let kind = desc.key.kind();
         let desc_flag = desc.descending as u32;
-        let histogram_kernel = |vector_loads: bool| {
-            ctx.pipeline(PipelineKey {
-                shader: if desc.key.wide() { "sort_histogram_k64" } else { "sort_histogram_k32" },
-                // 128 invocations: a workgroup even a pinned subgroup size of 4 allows.
-                spec: vec![128, kind, desc_flag, desc.passes(), vector_loads as u32],
-                subgroup_size: desc.subgroup_size,
-                bindings: 2,
-                push_bytes: 12,
-            })
-        };
-        let vector_loads = !desc.policy.histogram_scalar_loads;
-        let histogram = histogram_kernel(vector_loads)?;
-        let histogram_unaligned = if vector_loads && ctx.limits.min_storage_buffer_offset_alignment < 16 {
-            Some(histogram_kernel(false)?)
-        } else {
-            None
-        };
         let offsets =
             ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
         let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
@@ -235,6 +218,25 @@ impl SortPlan {
             false => None,
         };
         let pass = binning(Ranking::Stable, 0, 0)?;
+        // The digit spans only where a pass folds (it finds a trivial pass from them).
+        let spans = [Some(&pass), first.as_ref(), second.as_ref(), last.as_ref()].into_iter().flatten().any(|p| p.fold);
+        let histogram_kernel = |vector_loads: bool| {
+            ctx.pipeline(PipelineKey {
+                shader: if desc.key.wide() { "sort_histogram_k64" } else { "sort_histogram_k32" },
+                // 128 invocations: a workgroup even a pinned subgroup size of 4 allows.
+                spec: vec![128, kind, desc_flag, desc.passes(), vector_loads as u32, spans as u32],
+                subgroup_size: desc.subgroup_size,
+                bindings: 2,
+                push_bytes: 12,
+            })
+        };
+        let vector_loads = !desc.policy.histogram_scalar_loads;
+        let histogram = histogram_kernel(vector_loads)?;
+        let histogram_unaligned = if vector_loads && ctx.limits.min_storage_buffer_offset_alignment < 16 {
+            Some(histogram_kernel(false)?)
+        } else {
+            None
+        };
         Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, second, last })
     }
 
@@ -370,6 +372,16 @@ impl SortPlan {
         self.record_passes(rec, keys_in, keys_out, values, scratch)
     }
 
+    /// The binning pass of digit pass `p`.
+    fn pass_at(&self, p: u32) -> &BinningPass {
+        match (p, &self.last) {
+            (_, Some(last)) if p + 1 == self.desc.passes() => last,
+            (0, _) => self.first.as_ref().unwrap_or(&self.pass),
+            (1, _) => self.second.as_ref().unwrap_or(&self.pass),
+            _ => &self.pass,
+        }
+    }
+
     /// Bits of the last digit pass (8 for the others).
     fn last_bits(&self) -> u32 {
         (self.desc.bits.1 - self.desc.bits.0) - 8 * (self.desc.passes() - 1)
@@ -387,10 +399,13 @@ impl SortPlan {
         super::require_values(&what, self.desc.value_bytes, values, self.values_bytes())
     }
 
-    /// The sort after its upfront histogram: the digit offsets, then the digit passes. For a
-    /// caller that counted the keys' digits itself (the permutation's group ids, as it draws
-    /// them) into the zeroed `scratch.hist`, in the layout of glsl/sort/hist_layout.glsl (any
-    /// of the 16 copies of a counter: [`crate::prims::binning::upfront_counter_word`]).
+    /// The sort after its upfront histogram: the digit offsets (unless every pass's tile 0
+    /// scans its own: [`crate::prims::binning::BinningPolicy::fold_max_tiles`]), then the digit
+    /// passes. For a caller that counted the keys' digits itself (the permutation's group ids,
+    /// as it draws them) into the zeroed `scratch.hist`, in the layout of
+    /// glsl/sort/hist_layout.glsl (any of the 16 copies of a counter:
+    /// [`crate::prims::binning::upfront_counter_word`]); with no digit span there, a pass that
+    /// folds is never skipped as trivial.
     pub fn record_passes(
         &self,
         rec: &mut Recorder,
@@ -408,8 +423,10 @@ impl SortPlan {
         let passes = self.desc.passes();
         let lo = self.desc.bits.0;
         let last_bits = self.last_bits();
-        rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&(self.desc.n as u32)), [passes, 1, 1])?;
-        rec.barrier(&[hist], Access::ComputeWrite, Access::ComputeRead, "sort: digit offsets ready for the passes");
+        if (0..passes).any(|p| !self.pass_at(p).fold) {
+            rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&(self.desc.n as u32)), [passes, 1, 1])?;
+            rec.barrier(&[hist], Access::ComputeWrite, Access::ComputeRead, "sort: digit offsets ready for the passes");
+        }
 
         // Ping-pong so that the last pass writes the output: pass p writes the output when
         // (passes - 1 - p) is even, else the alternate buffer. Without values, the value
@@ -428,18 +445,15 @@ impl SortPlan {
             let (ks, kd, vs, vd) = (ks.sub(0, kb), kd.sub(0, kb), vs.sub(0, vb), vd.sub(0, vb));
             let state = scratch.state.sub(p as u64 * self.pass_state_bytes(), self.pass_state_bytes());
             let bits = if p + 1 == passes { last_bits } else { 8 };
-            let pass = match (p, &self.last) {
-                (_, Some(last)) if p + 1 == passes => last,
-                (0, _) => self.first.as_ref().unwrap_or(&self.pass),
-                (1, _) => self.second.as_ref().unwrap_or(&self.pass),
-                _ => &self.pass,
-            };
+            let pass = self.pass_at(p);
             if binning::state_bytes(pass.tiles) > self.pass_state_bytes() {
                 return invalid(format!("{}: pass {p}'s look-back state outgrows its region (a vkprims bug)", self.desc.label()));
             }
             let push: [u32; 5] = [self.desc.n as u32, pass.tiles, lo + 8 * p, bits, p];
             rec.dispatch_count(&pass.pipeline, &[ks, kd, vs, vd, hist, state], bytemuck::bytes_of(&push), pass.tiles)?;
-            rec.barrier(&[kd, vd], Access::ComputeWrite, Access::ComputeReadWrite, "sort: a pass's output is the next pass's input");
+            // A pass that folds writes its digit offsets, which the next pass's class rounds
+            // read (the kernel's binding is writable either way).
+            rec.barrier(&[kd, vd, hist], Access::ComputeWrite, Access::ComputeReadWrite, "sort: a pass's output and digit offsets are the next pass's input");
         }
         Ok(())
     }
