@@ -205,9 +205,10 @@ pub struct BinningPolicy {
     /// A pass of at most this many tiles (`xfoldN`; 0: none) takes its bucket offsets from
     /// its tile 0, which scans the upfront counters while the other tiles rank and carries
     /// the offsets to them in its inclusive look-back prefixes, so a sort or multisplit whose
-    /// passes all do has no offsets dispatch. H200 (bench/results/h200/binning/session24, every
-    /// pass folding): u32 keys 0.0576 ms against 0.0614 at 2^20 (128 tiles), 0.1362 against
-    /// 0.1408 at 2^22 (512), but 2% slower at 2^28, 1% at 2^26.
+    /// passes all do has no offsets dispatch (the `_fold` shader variants). H200
+    /// (bench/results/h200/binning/session25/3-final): u32 keys 0.0573-0.0579 ms against
+    /// 0.0609-0.0612 at 2^20 (128 tiles), 0.1356-0.1361 against 0.1408 at 2^22 (512); larger
+    /// passes keep the offsets dispatch (every pass folding was 2% slower at 2^28, session24).
     #[serde(default = "default_fold_max_tiles")]
     pub fold_max_tiles: u32,
 }
