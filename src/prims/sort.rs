@@ -124,6 +124,10 @@ impl SortDesc {
     pub fn passes(&self) -> u32 {
         (self.bits.1 - self.bits.0).div_ceil(8)
     }
+    /// Bits of the last digit pass (8 for the others).
+    fn last_bits(&self) -> u32 {
+        (self.bits.1 - self.bits.0) - 8 * (self.passes() - 1)
+    }
 }
 
 pub use super::binning::MAX_N;
@@ -225,7 +229,8 @@ impl SortPlan {
         // The sort's own first pass (not a permutation's) with the upfront histogram in its
         // dispatch, where every pass folds and its staging holds every pass's counters.
         let p0 = first.as_ref().unwrap_or(&pass);
-        let every_fold = [Some(&pass), first.as_ref(), second.as_ref(), last.as_ref()].into_iter().flatten().all(|p| p.fold);
+        let built = || [Some(&pass), first.as_ref(), second.as_ref(), last.as_ref()].into_iter().flatten();
+        let every_fold = built().all(|p| p.fold);
         let first_fused = match roles.is_none()
             && desc.policy.histogram_in_first_pass
             && !desc.policy.phase_clocks
@@ -234,13 +239,12 @@ impl SortPlan {
         {
             true => {
                 let ranking = if first.is_some() { Ranking::Atomic } else { Ranking::Stable };
-                let last_bits = (desc.bits.1 - desc.bits.0) - 8 * (desc.passes() - 1);
-                Some(binning_hist(ranking, 0, 0, Some((desc.passes(), last_bits)))?)
+                Some(binning_hist(ranking, 0, 0, Some((desc.passes(), desc.last_bits())))?)
             }
             false => None,
         };
         // The digit spans only where a pass folds (it finds a trivial pass from them).
-        let spans = [Some(&pass), first.as_ref(), second.as_ref(), last.as_ref()].into_iter().flatten().any(|p| p.fold);
+        let spans = built().any(|p| p.fold);
         let histogram_kernel = |vector_loads: bool| {
             ctx.pipeline(PipelineKey {
                 shader: if desc.key.wide() { "sort_histogram_k64" } else { "sort_histogram_k32" },
@@ -391,7 +395,7 @@ impl SortPlan {
         // Upfront histogram of every pass.
         let kb = self.keys_bytes();
         let hist = scratch.hist.sub(0, self.hist_bytes());
-        let push: [u32; 3] = [self.desc.n as u32, self.desc.bits.0, self.last_bits()];
+        let push: [u32; 3] = [self.desc.n as u32, self.desc.bits.0, self.desc.last_bits()];
         // A round of a histogram workgroup counts 128 x 16 keys (64-bit: 128 x 8).
         let groups = (self.desc.policy.histogram_groups as u64).min(self.desc.n.div_ceil(128 * 16)) as u32;
         let histogram = match &self.histogram_unaligned {
@@ -411,11 +415,6 @@ impl SortPlan {
             (1, _) => self.second.as_ref().unwrap_or(&self.pass),
             _ => &self.pass,
         }
-    }
-
-    /// Bits of the last digit pass (8 for the others).
-    fn last_bits(&self) -> u32 {
-        (self.desc.bits.1 - self.desc.bits.0) - 8 * (self.desc.passes() - 1)
     }
 
     fn check(&self, keys_in: BufferSlice, keys_out: BufferSlice, values: Option<(BufferSlice, BufferSlice)>, scratch: &SortScratch) -> Result<()> {
@@ -467,7 +466,7 @@ impl SortPlan {
         let hist = scratch.hist.sub(0, self.hist_bytes());
         let passes = self.desc.passes();
         let lo = self.desc.bits.0;
-        let last_bits = self.last_bits();
+        let last_bits = self.desc.last_bits();
         if (0..passes).any(|p| !self.pass_at(p).fold) {
             rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&(self.desc.n as u32)), [passes, 1, 1])?;
             rec.barrier(&[hist], Access::ComputeWrite, Access::ComputeRead, "sort: digit offsets ready for the passes");
