@@ -33,8 +33,8 @@ layout(set = 0, binding = 4, std430) readonly buffer Offsets { uint offsets[]; }
 #ifdef FOLD
 layout(set = 0, binding = 4, std430) writeonly buffer OffsetsOut { uint offsets_out[]; };
 #endif
-// state[0]: tile ticket; state[1]: fallbacks (debug counter); state[4 + 256 t + d]: tile t's
-// look-back word for digit d.
+// state[0]: tile ticket; state[1]: fallbacks (debug counter); state[2]: HIST_FUSE's histogram
+// workgroups done; state[4 + 256 t + d]: tile t's look-back word for digit d.
 layout(set = 0, binding = 5, std430) coherent buffer State { uint state[]; };
 
 #include "sort/hist_layout.glsl"

@@ -655,7 +655,8 @@ fn fit_workgroup(asked: u32, min_sg: u32, max_sg: u32, max_invocations: u32, max
     (most / step * step).max(64)
 }
 
-/// One pass's state: tile ticket, debug counter (fallbacks), two spare words, the look-back
+/// One pass's state: tile ticket, debug counter (fallbacks), the histogram workgroups done (a
+/// first pass with the histogram in its dispatch), a spare word, the look-back
 /// words (256 buckets per tile), then the phase clocks.
 pub(crate) fn state_bytes(tiles: u32) -> u64 {
     (4 + 256 * tiles as u64 + CLOCK_WORDS) * 4
