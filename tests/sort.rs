@@ -119,12 +119,12 @@ fn bit_ranges() {
 #[test]
 fn histogram_in_first_pass() {
     // `xhfuse` (BinningPolicy::histogram_in_first_pass) on every key type, keys and pairs,
-    // both directions, bit ranges, one tile to many (every pass folds: no more than
-    // fold_max_tiles tiles), random and adversarial keys.
+    // both directions, bit ranges, 0 keys, one tile (less one, exactly, plus one) to many
+    // (every pass folds: no more than fold_max_tiles tiles), random and adversarial keys.
     let policy = vkprims::prims::binning::BinningPolicy::parse("autoxautoxhfuse").unwrap();
     let ctx = common::ctx();
     for key in KeyType::ALL {
-        for (i, n) in [1u64, tile(key) - 1, 5 * tile(key) + 3, 40 * tile(key) + 11].into_iter().enumerate() {
+        for (i, n) in [0u64, 1, tile(key) - 1, tile(key), tile(key) + 1, 5 * tile(key) + 3, 40 * tile(key) + 11].into_iter().enumerate() {
             for value_bytes in [0, 4, 8] {
                 let mut d = SortDesc::new(key, n);
                 d.policy = policy;
