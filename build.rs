@@ -130,19 +130,7 @@ fn variants() -> Vec<Variant> {
             Variant { name: format!("{}_fold", x.name), file: x.file, defines }
         })
         .collect();
-    // A sort's first pass also with the upfront histogram in its dispatch (`_fold_hist`,
-    // HIST_FUSE): the sort then has one dispatch a digit pass, nothing else.
-    let fused: Vec<Variant> = folds
-        .iter()
-        .filter(|x| x.name.starts_with("sort_onesweep_") && !x.name.contains("_clock"))
-        .map(|x| {
-            let mut defines = x.defines.clone();
-            defines.push(("HIST_FUSE", "1".to_string()));
-            Variant { name: format!("{}_hist", x.name), file: x.file, defines }
-        })
-        .collect();
     v.extend(folds);
-    v.extend(fused);
     v.push(Variant { name: "probe".into(), file: "probe/probe.comp", defines: vec![] });
     v.push(Variant { name: "copy".into(), file: "bench/copy.comp", defines: vec![] });
     v

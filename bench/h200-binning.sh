@@ -680,19 +680,12 @@ if want final25; then
   for b in $B $M; do timeout 100 $b bench sort --n 2^28 --key u32 --values 0,4 --trials 5 --json "$OUT/final25-2e28-$(basename $b).json" >> "$OUT/final25.md" 2>&1; done
   timeout 120 $B selftest > "$OUT/final25-selftest.md" 2>&1
 fi
-# Queued by session 25: the upfront histogram in the first pass's dispatch (`xhfuse`) against
-# the default (its own dispatch), one binary, alternated, with the registers of the fused
-# first pass (the 512-wide passes need 64 or fewer for two workgroups an SM) and selftest
-# (its histogram-in-first-pass cases).
-if want fuse26; then
-  timeout 90 $B pipelines --stats --binning-policy autoxautoxhfuse | grep -E '^sort_onesweep_k(32|64)_v[01]_fold_hist' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-260 > "$OUT/fuse26-regs.md" 2>&1
-  for r in 1 2 3; do
-    timeout 90 $B bench sort --n 2^20,2^21,2^22 --key u32 --values 0,4 --binning-policy auto,autoxautoxhfuse --trials 10 --json "$OUT/fuse26-sort-$r.json" >> "$OUT/fuse26.md" 2>&1
-    timeout 60 $B bench sort --n 2^20,2^21 --key u64 --values 0 --binning-policy auto,autoxautoxhfuse --trials 10 --json "$OUT/fuse26-u64-$r.json" >> "$OUT/fuse26.md" 2>&1
-  done
-  timeout 60 $B bench sort --n 2^20 --key u32 --values 0 --binning-policy auto,autoxautoxhfuse --trials 10 --profile --json "$OUT/fuse26-profile.json" >> "$OUT/fuse26.md" 2>&1
-  timeout 150 $B selftest > "$OUT/fuse26-selftest.md" 2>&1
-fi
+# Session 26: where a small sort's digit pass spends its time (phase clocks; the look-back
+# skipped, timing only; windows 4 and 16; shorter tiles), and longer tiles at 2^20-2^22.
+# (Session 25's `fuse26` step timed the upfront histogram in the first pass's dispatch, which
+# lost and was removed: session26/1-fuse26/hfuse.patch keeps it.)
+step diag26 150 $B bench sort --n 2^20,2^21 --key u32 --values 0 --binning-policy auto,autoxautoxclocks,autoxautoxskip1,autoxautoxlb4,autoxautoxlb16,512x8,256x16,autoxautoxskip2 --trials 10 --profile --json "$OUT/diag26.json"
+step tiles26 200 $B bench sort --n 2^20,2^21,2^22 --key u32 --values 0,4 --binning-policy auto,512x18,512x20,512x22,512x24 --trials 10 --json "$OUT/tiles26.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

@@ -161,12 +161,6 @@ pub fn sort_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -
         cases.push((20_011, 8, true, KeyPattern::TopDigitOnly, 0, Some((key.bits() / 4, key.bits() - 3))));
         // Unstable (atomic first pass): n = 100,004 marks it below.
         cases.push((100_004, 4, false, KeyPattern::FewDistinct, 3, None));
-        // The upfront histogram in the first pass's dispatch (`xhfuse`, BinningPolicy::
-        // histogram_in_first_pass): these sizes mark it below.
-        let fused = [100_005, 1_000_005, 37 * tile + 6];
-        cases.push((fused[0], 4, true, KeyPattern::Random, 0, None));
-        cases.push((fused[1], 0, false, KeyPattern::Random, 0, None));
-        cases.push((fused[2], 8, false, KeyPattern::Random, 3, None));
         for (n, value_bytes, descending, pattern, force, bits) in cases {
             if n > max_n {
                 continue;
@@ -182,15 +176,13 @@ pub fn sort_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -
             if n == 100_004 {
                 d.ranking = crate::prims::binning::Ranking::Atomic;
             }
-            d.policy.histogram_in_first_pass = fused.contains(&n);
             let keys = sort_keys(pattern, key, n as usize, 0x5eed ^ n);
             let values: Option<Vec<u32>> = match value_bytes {
                 0 => None,
                 4 => Some((0..n as u32).collect()),
                 _ => Some((0..n as u32).flat_map(|i| [i, !i]).collect()),
             };
-            let fuse = if d.policy.histogram_in_first_pass { " histogram-in-first-pass" } else { "" };
-            let name = format!("{}{}{fuse} ({pattern:?})", d.label(), if force > 0 { " forced-fallback" } else { "" });
+            let name = format!("{}{} ({pattern:?})", d.label(), if force > 0 { " forced-fallback" } else { "" });
             let check = match sort::run(ctx, &d, &keys, values.as_deref()) {
                 Ok((k, v)) => match sort::check(&d, &keys, values.as_deref(), &k, v.as_deref()) {
                     None => Check { name, ok: true, detail: String::new() },

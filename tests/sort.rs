@@ -46,12 +46,11 @@ fn every_key_type_both_directions_keys_and_pairs() {
 
 #[test]
 fn histogram_loads() {
-    // The upfront histogram in its own dispatch with 16-byte loads (the default; n % 4 keys
-    // left for a tail), in the first pass's dispatch (`xhfuse`, where every pass folds) and
-    // with one load per key (`xhscalar`, where no pass folds), at sizes short of whole
-    // vectors, with a partial last digit; and keys bound at an offset into a larger buffer.
+    // The upfront histogram with 16-byte loads (the default; n % 4 keys left for a tail) and
+    // one load per key (`xhscalar`), at sizes short of whole vectors, with a partial last
+    // digit; and keys bound at an offset into a larger buffer.
     let ctx = common::ctx();
-    for policy in ["auto", "autoxautoxhfuse", "autoxautoxhscalarxfold0"] {
+    for policy in ["auto", "autoxautoxhscalar"] {
         let policy = vkprims::prims::binning::BinningPolicy::parse(policy).unwrap();
         for key in KeyType::ALL {
             for n in [1, 3, 4097, 33_335] {
@@ -117,46 +116,14 @@ fn bit_ranges() {
 }
 
 #[test]
-fn histogram_in_first_pass() {
-    // `xhfuse` (BinningPolicy::histogram_in_first_pass) on every key type, keys and pairs,
-    // both directions, bit ranges, 0 keys, one tile (less one, exactly, plus one) to many
-    // (every pass folds: no more than fold_max_tiles tiles), random and adversarial keys.
-    let policy = vkprims::prims::binning::BinningPolicy::parse("autoxautoxhfuse").unwrap();
-    let ctx = common::ctx();
-    for key in KeyType::ALL {
-        for (i, n) in [0u64, 1, tile(key) - 1, tile(key), tile(key) + 1, 5 * tile(key) + 3, 40 * tile(key) + 11].into_iter().enumerate() {
-            for value_bytes in [0, 4, 8] {
-                let mut d = SortDesc::new(key, n);
-                d.policy = policy;
-                d.value_bytes = value_bytes;
-                d.descending = i % 2 == 1;
-                check(&d, KeyPattern::Random, n + value_bytes as u64);
-            }
-        }
-        let mut d = SortDesc::new(key, 7 * tile(key) + 5);
-        d.policy = policy;
-        d.bits = (5, key.bits() - 3);
-        check(&d, KeyPattern::FewDistinct, 3);
-        d.bits = (0, key.bits());
-        check(&d, KeyPattern::AllEqual, 4);
-    }
-    common::assert_no_validation_messages(&ctx);
-}
-
-#[test]
 fn forced_fallback_and_many_tiles() {
     let ctx = common::ctx();
-    // (With the histogram in the first pass's dispatch, forced: tile 0 counts its pass's
-    // digits itself rather than wait for the histogram workgroups.)
     for key in [KeyType::U32, KeyType::F64] {
         for period in [2u32, 3, 5] {
-            for in_first_pass in [true, false] {
-                let mut d = SortDesc::new(key, 60 * tile(key) + 7);
-                d.force_fallback_period = period;
-                d.value_bytes = 4;
-                d.policy.histogram_in_first_pass = in_first_pass;
-                check(&d, KeyPattern::Random, period as u64);
-            }
+            let mut d = SortDesc::new(key, 60 * tile(key) + 7);
+            d.force_fallback_period = period;
+            d.value_bytes = 4;
+            check(&d, KeyPattern::Random, period as u64);
         }
     }
     let mut d = SortDesc::new(KeyType::U32, 3_000_017);

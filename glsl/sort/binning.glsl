@@ -145,16 +145,6 @@ shared uint s_glob[256];         // global index of the tile's first element of 
 #define s_fb s_glob
 shared uint s_sums[32];          // scan of the bucket totals: per-subgroup sums
 shared uint s_tile;
-#ifdef HIST_FUSE
-// HIST_FUSE (with FOLD; src/prims/sort.rs, the first pass of a sort whose passes all fold):
-// the upfront histogram is counted in the first pass's own dispatch, by num_tiles workgroups
-// ahead of the tiles (fused_histogram); tile 0 waits for them (fused_counts). The includer
-// defines both.
-shared uint s_hist_role;  // 1: this workgroup counts the histogram
-shared uint s_ready;      // 0 once an invocation gave up waiting for the histogram (fused_counts)
-void fused_histogram(uint h);
-void fused_counts();
-#endif
 #ifndef ONE_PLANE
 const uint ONE_PLANE_ON = 0u;
 #endif
@@ -227,9 +217,7 @@ void post(uint tile, uint d, uint st, uint count) {
 // span of the pass is one bucket (a pass whose counters a caller filled has none: never);
 // else the offsets kernel's flag.
 bool pass_is_trivial() {
-#if defined(HIST_FUSE)
-    return false;  // the spans are counted in this very dispatch: the pass runs
-#elif defined(FOLD)
+#ifdef FOLD
     uint p = HIST_SPAN + 2u * hist_pass();
     return offsets[p] + offsets[p + 1u] == 257u;
 #else
@@ -264,9 +252,6 @@ void scan_glob() {
 // fallback that recomputes tile 0, need them: tile 0's inclusive prefixes carry them to every
 // later tile through the look-back, so the sort needs no dispatch of its own to scan them.
 void upfront_bases() {
-#ifdef HIST_FUSE
-    fused_counts();
-#else
     for (uint d = gl_LocalInvocationIndex; d < 256u; d += gl_WorkGroupSize.x) {
         // Four loads at a time: all sixteen in flight took the H200's passes 1-7 registers
         // more (one workgroup an SM where they had two); tile 0 has time to spare, as it
@@ -278,7 +263,6 @@ void upfront_bases() {
         }
         s_glob[d] = c;
     }
-#endif
     barrier();
     scan_glob();
 }
@@ -915,24 +899,11 @@ void post_counts(uint tile, uint hist[BPT]) {
 void binning_pass() {
     uint lid = gl_LocalInvocationIndex;
     if (lid == 0u) {
-        uint ticket = atomicAdd(state[0], 1u);
-#ifdef HIST_FUSE
-        // The first num_tiles tickets count the upfront histogram, the rest are the tiles.
-        s_hist_role = uint(ticket < pc.num_tiles);
-        s_ready = 1u;
-        if (ticket >= pc.num_tiles) ticket -= pc.num_tiles;
-#endif
-        s_tile = ticket;
+        s_tile = atomicAdd(state[0], 1u);
         s_stuck[0] = 0u;
     }
     barrier();
     uint tile = s_tile;
-#ifdef HIST_FUSE
-    if (s_hist_role != 0u) {
-        fused_histogram(tile);
-        return;
-    }
-#endif
     if (tile >= pc.num_tiles) return;  // surplus workgroup of a 2-D dispatch
     uint count = min(tile_size(), pc.n - tile * tile_size());
     phase_end(0xFFFFFFFFu);  // start the clock

@@ -33,8 +33,8 @@ layout(set = 0, binding = 4, std430) readonly buffer Offsets { uint offsets[]; }
 #ifdef FOLD
 layout(set = 0, binding = 4, std430) writeonly buffer OffsetsOut { uint offsets_out[]; };
 #endif
-// state[0]: tile ticket; state[1]: fallbacks (debug counter); state[2]: HIST_FUSE's histogram
-// workgroups done; state[4 + 256 t + d]: tile t's look-back word for digit d.
+// state[0]: tile ticket; state[1]: fallbacks (debug counter); state[4 + 256 t + d]: tile t's
+// look-back word for digit d.
 layout(set = 0, binding = 5, std430) coherent buffer State { uint state[]; };
 
 #include "sort/hist_layout.glsl"
@@ -99,84 +99,6 @@ void key_out(uint i, KEY k) { keys_out[i] = k; }
 uint bucket_bits() { return pc.bits; }
 uint hist_pass() { return pc.pass_index; }
 
-#ifdef HIST_FUSE
-// The sort's passes, the upfront histogram's shape (sort/histogram.comp): 8-bit digits from
-// pc.shift, the last one HIST_LAST_BITS wide.
-layout(constant_id = 18) const uint HIST_PASSES = 4;
-layout(constant_id = 19) const uint HIST_LAST_BITS = 8;
-// The upfront buffer again, for the counts this dispatch adds and reads back.
-layout(set = 0, binding = 4, std430) coherent buffer HistC { uint hist_c[]; };
-#endif
-
 #include "sort/binning.glsl"
-
-#ifdef HIST_FUSE
-
-// Histogram workgroup h: every pass's digits of tile h's keys into the counters (copy
-// h % 16) and the digit spans, as sort/histogram.comp does; then counted done (state[2]).
-void fused_histogram(uint h) {
-    uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
-    for (uint i = lid; i < HIST_PASSES * 256u; i += wg) s_mem[i] = 0u;  // (the host checks it fits)
-    barrier();
-    // Every key loaded before any is counted (memory-level parallelism, as the tiles load).
-    [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-        uint i = key_index(h, j);
-        key[j] = i < pc.n ? key_in(i) : KEY(0);
-    }
-    [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-        if (key_index(h, j) >= pc.n) continue;
-        for (uint p = 0u; p < HIST_PASSES; ++p)
-            atomicAdd(s_mem[p * 256u + digit_of(key[j], pc.shift + 8u * p, p + 1u == HIST_PASSES ? HIST_LAST_BITS : 8u)], 1u);
-    }
-    barrier();
-    uint copy = hist_copy(h);
-    for (uint p = 0u; p < HIST_PASSES; ++p) {
-        uint hi = 0u, lo = 0u;
-        for (uint d = lid; d < 256u; d += wg) {
-            uint c = s_mem[p * 256u + d];
-            if (c != 0u) {
-                atomicAdd(hist_c[copy + p * 256u + d], c);
-                hi = max(hi, d + 1u);
-                lo = max(lo, 256u - d);
-            }
-        }
-        hi = subgroupMax(hi);
-        lo = subgroupMax(lo);
-        if (subgroupElect()) {
-            if (hi != 0u) atomicMax(hist_c[HIST_SPAN + 2u * p], hi);
-            if (lo != 0u) atomicMax(hist_c[HIST_SPAN + 2u * p + 1u], lo);
-        }
-    }
-    // Every invocation's counts are made available before the workgroup counts itself done.
-    memoryBarrierBuffer();
-    barrier();
-    if (lid == 0u) atomicAdd(state[2], 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelease);
-}
-
-// This pass's digit counts into s_glob (whole workgroup; tile 0, or a fallback recomputing
-// it): the histogram workgroups' copies summed once all are done; where they are not done
-// within the spin limit (no forward-progress guarantee; always with forced fallbacks), this
-// workgroup counts every key itself.
-void fused_counts() {
-    uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
-    // Every invocation polls: invocation 0 spinning alone put lavapipe's workgroups out of
-    // step (wrong sorts now and then; a single poll, or all polling, never).
-    bool done = false;
-    if (FORCE_FALLBACK_PERIOD < 2u)
-        for (uint s = 0u; s < SPIN_LIMIT * 4u && !done; ++s)
-            done = atomicLoad(state[2], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquire) == pc.num_tiles;
-    if (!done) atomicAnd(s_ready, 0u);  // set to 1 when the tile was taken
-    barrier();
-    bool ready = s_ready != 0u;
-    for (uint d = lid; d < 256u; d += wg) {
-        uint c = 0u;
-        if (ready) for (uint k = 0u; k < HIST_COPIES; ++k) c += hist_c[hist_copy(k) + d];
-        s_glob[d] = c;
-    }
-    if (ready) return;
-    barrier();
-    for (uint i = lid; i < pc.n; i += wg) atomicAdd(s_glob[digit_of(key_in(i), pc.shift, pc.bits)], 1u);
-}
-#endif
 
 void main() { binning_pass(); }

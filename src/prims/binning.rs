@@ -211,13 +211,6 @@ pub struct BinningPolicy {
     /// passes keep the offsets dispatch (every pass folding was 2% slower at 2^28, session24).
     #[serde(default = "default_fold_max_tiles")]
     pub fold_max_tiles: u32,
-    /// Sorts whose passes all fold (`xhfuse`): the upfront histogram runs in the first pass's
-    /// dispatch, by as many workgroups as it has tiles, ahead of them (they take the first
-    /// tickets), and its tile 0 waits for them; one dispatch a digit pass and nothing else.
-    /// Off by default until timed on the H200 (session 25 built it; the histogram dispatch is
-    /// 7.4-7.7 us of a 57 us sort at 2^20).
-    #[serde(default)]
-    pub histogram_in_first_pass: bool,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -277,7 +270,6 @@ impl Default for BinningPolicy {
             second_pass_tiles: default_second_pass_tiles(),
             value_chunk: default_value_chunk(),
             fold_max_tiles: default_fold_max_tiles(),
-            histogram_in_first_pass: false,
         }
     }
 }
@@ -319,7 +311,7 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xfoldN][xhfuse][xhscalar][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xfoldN][xhscalar][xclocks]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
@@ -327,11 +319,11 @@ impl BinningPolicy {
     /// [`BinningPolicy::late_counts`]; `noseq`: [`BinningPolicy::sequential_planes`] off;
     /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `crN`:
     /// [`BinningPolicy::second_pass_tiles`]; `vcN`: [`BinningPolicy::value_chunk`]; `lbN`: the look-back window; `hgN`: the upfront
-    /// histogram's workgroups; `foldN`: [`BinningPolicy::fold_max_tiles`]; `hfuse`: [`BinningPolicy::histogram_in_first_pass`]; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
+    /// histogram's workgroups; `foldN`: [`BinningPolicy::fold_max_tiles`]; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
     /// `clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xfoldN][xhfuse][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xfoldN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -357,7 +349,6 @@ impl BinningPolicy {
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("fold") => p.fold_max_tiles = r[4..].parse().map_err(|_| bad())?,
                 ("hscalar", _) => p.histogram_scalar_loads = true,
-                ("hfuse", _) => p.histogram_in_first_pass = true,
                 ("clocks", _) => p.phase_clocks = true,
                 (_, Some(n)) => p.debug_skip = n.parse().map_err(|_| bad())?,
                 _ => return Err(bad()),
@@ -384,7 +375,6 @@ impl BinningPolicy {
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
             (self.fold_max_tiles != d.fold_max_tiles, format!("xfold{}", self.fold_max_tiles)),
-            (self.histogram_in_first_pass, "xhfuse".into()),
             (self.histogram_scalar_loads, "xhscalar".into()),
             (self.phase_clocks, "xclocks".into())]
         {
@@ -426,11 +416,6 @@ pub(crate) struct BinningPass {
     /// Tile 0 scans the bucket offsets ([`BinningPolicy::fold_max_tiles`]): the pass needs no
     /// offsets dispatch before it, and writes the offsets for the passes after it.
     pub fold: bool,
-    /// The upfront histogram runs in this pass's dispatch, by as many workgroups as it has
-    /// tiles, ahead of them ([`BinningKernel::hist`]).
-    pub fused_hist: bool,
-    /// Words of the shared staging area (s_mem).
-    pub stage_words: u32,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -455,9 +440,6 @@ pub(crate) struct BinningKernel<'a> {
     /// Spec constant 15: the permutation's pass role (glsl/sort/onesweep.comp, PASS_ROLE);
     /// with [`ROLE_ONE_PLANE`] the tile is staged as one word an element.
     pub role: u32,
-    /// A sort's first pass with the upfront histogram in its dispatch (its passes and the
-    /// last pass's bits: spec constants 18 and 19; the `_hist` variant, which needs the fold).
-    pub hist: Option<(u32, u32)>,
 }
 
 impl BinningPass {
@@ -552,43 +534,35 @@ impl BinningPass {
             return Err(Error::Unsupported { device: ctx.info().name.clone(), what: format!("VK_KHR_shader_clock (phase clocks of {what})") });
         }
         let name = format!(
-            "{}{}{}{}{}",
+            "{}{}{}{}",
             kernel.shader,
             if partitioned { "_part" } else { "" },
             if p.phase_clocks { "_clock" } else { "" },
-            if fold { "_fold" } else { "" },
-            if kernel.hist.is_some() { "_hist" } else { "" }
+            if fold { "_fold" } else { "" }
         );
-        if let Some((passes, _)) = kernel.hist {
-            if !fold || p.phase_clocks || stage_words < passes * 256 {
-                return invalid(format!("{what}: the upfront histogram fits a first pass that folds, without clocks, with {} staged words (a vkprims bug)", passes * 256));
-            }
-        }
-        let mut spec = vec![
-            workgroup_size,
-            items,
-            kernel.key_kind,
-            kernel.descending as u32,
-            force_fallback_period,
-            p.spin_limit,
-            kernel.source,
-            stage_words,
-            (ranking == Ranking::Atomic) as u32,
-            p.debug_skip,
-            p.stage_all as u32,
-            shared_match as u32,
-            p.lookback_window,
-            p.reload as u32,
-            !p.late_counts as u32,
-            kernel.role,
-            sequential as u32,
-            if sequential { value_chunk } else { 0 },
-        ];
-        spec.extend(kernel.hist.map(|(passes, last_bits)| [passes, last_bits]).into_iter().flatten());
         let shader = gpu::shaders::name(&name).ok_or_else(|| Error::Invalid(format!("{what}: no shader variant {name}")))?;
         let pipeline = ctx.pipeline(PipelineKey {
             shader,
-            spec,
+            spec: vec![
+                workgroup_size,
+                items,
+                kernel.key_kind,
+                kernel.descending as u32,
+                force_fallback_period,
+                p.spin_limit,
+                kernel.source,
+                stage_words,
+                (ranking == Ranking::Atomic) as u32,
+                p.debug_skip,
+                p.stage_all as u32,
+                shared_match as u32,
+                p.lookback_window,
+                p.reload as u32,
+                !p.late_counts as u32,
+                kernel.role,
+                sequential as u32,
+                if sequential { value_chunk } else { 0 },
+            ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
             push_bytes: kernel.push_bytes,
@@ -615,8 +589,6 @@ impl BinningPass {
             sequential,
             value_chunk,
             fold,
-            fused_hist: kernel.hist.is_some(),
-            stage_words,
             pipeline,
         })
     }
@@ -631,11 +603,7 @@ impl BinningPass {
         let planes = if self.stage_all { ", planes" } else { "" };
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
         let reload = if self.reload { "" } else { ", kept" };
-        let fold = match (self.fold, self.fused_hist) {
-            (true, true) => ", offsets by tile 0, histogram in the pass",
-            (true, false) => ", offsets by tile 0",
-            _ => "",
-        };
+        let fold = if self.fold { ", offsets by tile 0" } else { "" };
         let planes = match self.sequential {
             true if self.value_chunk < self.items => format!(", planes in sequence, values {} at a time", self.value_chunk),
             true => ", planes in sequence".into(),
@@ -655,8 +623,7 @@ fn fit_workgroup(asked: u32, min_sg: u32, max_sg: u32, max_invocations: u32, max
     (most / step * step).max(64)
 }
 
-/// One pass's state: tile ticket, debug counter (fallbacks), the histogram workgroups done (a
-/// first pass with the histogram in its dispatch), a spare word, the look-back
+/// One pass's state: tile ticket, debug counter (fallbacks), two spare words, the look-back
 /// words (256 buckets per tile), then the phase clocks.
 pub(crate) fn state_bytes(tiles: u32) -> u64 {
     (4 + 256 * tiles as u64 + CLOCK_WORDS) * 4
@@ -683,7 +650,7 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "512x10xnoseq", "autoxautoxcr0", "64x8xballotsxlate", "64x15xkeepxlatexlb4", "448x16xvc16", "autoxautoxcr0xvc1", "autoxautoxfold0xhfuse"] {
+        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "512x10xnoseq", "autoxautoxcr0", "64x8xballotsxlate", "64x15xkeepxlatexlb4", "448x16xvc16", "autoxautoxcr0xvc1"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);

@@ -211,7 +211,6 @@ impl MultisplitPlan {
             bindings: 7,
             push_bytes: 20,
             role: 0,
-            hist: None,
         };
         let pass = BinningPass::new(ctx, &what, input, desc.force_fallback_period, &desc.policy, desc.ranking, kernel)?;
         let histogram = ctx.pipeline(PipelineKey {

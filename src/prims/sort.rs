@@ -160,9 +160,6 @@ pub struct SortPlan {
     pass: BinningPass,
     /// The first digit pass when it ranks with atomics (`Ranking::Atomic`).
     first: Option<BinningPass>,
-    /// The first digit pass with the upfront histogram in its dispatch, which `record` runs
-    /// instead of the histogram and the first pass (`BinningPolicy::histogram_in_first_pass`).
-    first_fused: Option<BinningPass>,
     /// The second digit pass when it ranks with atomics in class rounds (keys alone).
     second: Option<BinningPass>,
     /// The last digit pass where it is another pipeline (the permutation's role).
@@ -190,12 +187,11 @@ impl SortPlan {
         let offsets =
             ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
         let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
-        let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings: 6, push_bytes: 20, role: 0, hist: None };
-        let binning_hist = |ranking: Ranking, role: u32, items: u32, hist: Option<(u32, u32)>| {
+        let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings: 6, push_bytes: 20, role: 0 };
+        let binning = |ranking: Ranking, role: u32, items: u32| {
             let policy = BinningPolicy { items: if items == 0 { desc.policy.items } else { items }, ..desc.policy };
-            BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &policy, ranking, BinningKernel { role, hist, ..kernel.clone() })
+            BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &policy, ranking, BinningKernel { role, ..kernel.clone() })
         };
-        let binning = |ranking: Ranking, role: u32, items: u32| binning_hist(ranking, role, items, None);
         let single = desc.passes() == 1;
         // A single pass is both first and last (the last pipeline). Only the first pass may
         // rank with atomics: every later one must keep the order of the passes before it
@@ -226,25 +222,8 @@ impl SortPlan {
             false => None,
         };
         let pass = binning(Ranking::Stable, 0, 0)?;
-        // The sort's own first pass (not a permutation's) with the upfront histogram in its
-        // dispatch, where every pass folds and its staging holds every pass's counters.
-        let p0 = first.as_ref().unwrap_or(&pass);
-        let built = || [Some(&pass), first.as_ref(), second.as_ref(), last.as_ref()].into_iter().flatten();
-        let every_fold = built().all(|p| p.fold);
-        let first_fused = match roles.is_none()
-            && desc.policy.histogram_in_first_pass
-            && !desc.policy.phase_clocks
-            && every_fold
-            && p0.stage_words >= desc.passes() * 256
-        {
-            true => {
-                let ranking = if first.is_some() { Ranking::Atomic } else { Ranking::Stable };
-                Some(binning_hist(ranking, 0, 0, Some((desc.passes(), desc.last_bits())))?)
-            }
-            false => None,
-        };
         // The digit spans only where a pass folds (it finds a trivial pass from them).
-        let spans = built().any(|p| p.fold);
+        let spans = [Some(&pass), first.as_ref(), second.as_ref(), last.as_ref()].into_iter().flatten().any(|p| p.fold);
         let histogram_kernel = |vector_loads: bool| {
             ctx.pipeline(PipelineKey {
                 shader: if desc.key.wide() { "sort_histogram_k64" } else { "sort_histogram_k32" },
@@ -262,7 +241,7 @@ impl SortPlan {
         } else {
             None
         };
-        Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, first_fused, second, last })
+        Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, second, last })
     }
 
     pub fn desc(&self) -> &SortDesc {
@@ -271,13 +250,7 @@ impl SortPlan {
     /// The digit passes' pipelines, named: the first and second passes' where they differ,
     /// the middle passes', the last pass's where it differs.
     fn named_passes(&self) -> impl Iterator<Item = (&'static str, &BinningPass)> {
-        [
-            ("first", self.first.as_ref()),
-            ("first (histogram in it)", self.first_fused.as_ref()),
-            ("second", self.second.as_ref()),
-            ("middle", Some(&self.pass)),
-            ("last", self.last.as_ref()),
-        ]
+        [("first", self.first.as_ref()), ("second", self.second.as_ref()), ("middle", Some(&self.pass)), ("last", self.last.as_ref())]
             .into_iter()
             .filter_map(|(name, p)| p.map(|p| (name, p)))
     }
@@ -388,10 +361,6 @@ impl SortPlan {
         if self.desc.n == 0 {
             return Ok(());
         }
-        if let Some(fused) = &self.first_fused {
-            // The histogram runs in the first pass's dispatch.
-            return self.record_digit_passes(rec, keys_in, keys_out, values, scratch, Some(fused));
-        }
         // Upfront histogram of every pass.
         let kb = self.keys_bytes();
         let hist = scratch.hist.sub(0, self.hist_bytes());
@@ -448,20 +417,6 @@ impl SortPlan {
         if self.desc.n == 0 {
             return Ok(());
         }
-        self.record_digit_passes(rec, keys_in, keys_out, values, scratch, None)
-    }
-
-    /// The digit passes (and the offsets dispatch where a pass needs it); `fused`: the first
-    /// pass with the upfront histogram in its dispatch (as many histogram workgroups as tiles).
-    fn record_digit_passes(
-        &self,
-        rec: &mut Recorder,
-        keys_in: BufferSlice,
-        keys_out: BufferSlice,
-        values: Option<(BufferSlice, BufferSlice)>,
-        scratch: &SortScratch,
-        fused: Option<&BinningPass>,
-    ) -> Result<()> {
         let (kb, vb) = (self.keys_bytes(), self.values_bytes().max(4));
         let hist = scratch.hist.sub(0, self.hist_bytes());
         let passes = self.desc.passes();
@@ -489,16 +444,12 @@ impl SortPlan {
             let (ks, kd, vs, vd) = (ks.sub(0, kb), kd.sub(0, kb), vs.sub(0, vb), vd.sub(0, vb));
             let state = scratch.state.sub(p as u64 * self.pass_state_bytes(), self.pass_state_bytes());
             let bits = if p + 1 == passes { last_bits } else { 8 };
-            let pass = match fused {
-                Some(f) if p == 0 => f,
-                _ => self.pass_at(p),
-            };
+            let pass = self.pass_at(p);
             if binning::state_bytes(pass.tiles) > self.pass_state_bytes() {
                 return invalid(format!("{}: pass {p}'s look-back state outgrows its region (a vkprims bug)", self.desc.label()));
             }
             let push: [u32; 5] = [self.desc.n as u32, pass.tiles, lo + 8 * p, bits, p];
-            let groups = if pass.fused_hist { 2 * pass.tiles } else { pass.tiles };
-            rec.dispatch_count(&pass.pipeline, &[ks, kd, vs, vd, hist, state], bytemuck::bytes_of(&push), groups)?;
+            rec.dispatch_count(&pass.pipeline, &[ks, kd, vs, vd, hist, state], bytemuck::bytes_of(&push), pass.tiles)?;
             // A pass that folds writes its digit offsets, which the next pass's class rounds
             // read (the kernel's binding is writable either way).
             rec.barrier(&[kd, vd, hist], Access::ComputeWrite, Access::ComputeReadWrite, "sort: a pass's output and digit offsets are the next pass's input");
