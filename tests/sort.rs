@@ -47,10 +47,15 @@ fn every_key_type_both_directions_keys_and_pairs() {
 #[test]
 fn histogram_loads() {
     // The upfront histogram with 16-byte loads (the default; n % 4 keys left for a tail) and
-    // one load per key (`xhscalar`), at sizes short of whole vectors, with a partial last
-    // digit; and keys bound at an offset into a larger buffer.
+    // one load per key (`xhscalar`), and in workgroups of 64 (`xhw64`), at sizes short of
+    // whole vectors, with a partial last digit; and keys bound at an offset into a larger
+    // buffer. A workgroup size that is no multiple of the subgroup size is refused before any GPU work.
     let ctx = common::ctx();
-    for policy in ["auto", "autoxautoxhscalar"] {
+    let mut d = SortDesc::new(KeyType::U32, 100);
+    d.policy = vkprims::prims::binning::BinningPolicy::parse("autoxautoxhw90").unwrap();
+    let e = SortPlan::new(&ctx, d).err().expect("a histogram workgroup of 90 is refused").to_string();
+    assert!(e.contains("no histogram workgroup of 90"), "{e}");
+    for policy in ["auto", "autoxautoxhscalar", "autoxautoxhw64"] {
         let policy = vkprims::prims::binning::BinningPolicy::parse(policy).unwrap();
         for key in KeyType::ALL {
             for n in [1, 3, 4097, 33_335] {

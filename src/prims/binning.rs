@@ -118,6 +118,10 @@ pub struct BinningPolicy {
     /// bench/results/h200/binning/session4/3-early-post); 64 to 256 gained nothing at 2^20
     /// and lost at 2^22 (session7/6-final).
     pub histogram_groups: u32,
+    /// Sorts: invocations of an upfront-histogram workgroup (`xhwN`; a multiple of the
+    /// largest subgroup size); each counts 16 keys a round.
+    #[serde(default = "default_histogram_workgroup")]
+    pub histogram_workgroup: u32,
     /// Sorts: the upfront histogram loads one key per instruction (`xhscalar`) instead of 16
     /// bytes at a time (the default, where the keys' binding starts at a multiple of 16).
     #[serde(default)]
@@ -233,6 +237,9 @@ fn default_second_pass_tiles() -> u32 {
 fn default_value_chunk() -> u32 {
     8
 }
+fn default_histogram_workgroup() -> u32 {
+    128
+}
 fn default_fold_max_tiles() -> u32 {
     512
 }
@@ -258,6 +265,7 @@ impl Default for BinningPolicy {
             spin_limit: 64,
             lookback_window: default_window(),
             histogram_groups: 2048,
+            histogram_workgroup: default_histogram_workgroup(),
             histogram_scalar_loads: false,
             peer_match: PeerMatch::Shared,
             debug_skip: 0,
@@ -311,7 +319,7 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xfoldN][xhscalar][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhwN][xfoldN][xhscalar][xclocks]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
@@ -319,11 +327,11 @@ impl BinningPolicy {
     /// [`BinningPolicy::late_counts`]; `noseq`: [`BinningPolicy::sequential_planes`] off;
     /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `crN`:
     /// [`BinningPolicy::second_pass_tiles`]; `vcN`: [`BinningPolicy::value_chunk`]; `lbN`: the look-back window; `hgN`: the upfront
-    /// histogram's workgroups; `foldN`: [`BinningPolicy::fold_max_tiles`]; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
+    /// histogram's workgroups; `hwN`: [`BinningPolicy::histogram_workgroup`]; `foldN`: [`BinningPolicy::fold_max_tiles`]; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
     /// `clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xfoldN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhwN][xfoldN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -346,6 +354,7 @@ impl BinningPolicy {
                 (r, _) if r.starts_with("vc") => p.value_chunk = r[2..].parse().ok().filter(|&c| c > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("cr") => p.second_pass_tiles = r[2..].parse().map_err(|_| bad())?,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
+                (r, _) if r.starts_with("hw") => p.histogram_workgroup = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("fold") => p.fold_max_tiles = r[4..].parse().map_err(|_| bad())?,
                 ("hscalar", _) => p.histogram_scalar_loads = true,
@@ -374,6 +383,7 @@ impl BinningPolicy {
             (self.value_chunk != d.value_chunk, format!("xvc{}", self.value_chunk)),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
+            (self.histogram_workgroup != d.histogram_workgroup, format!("xhw{}", self.histogram_workgroup)),
             (self.fold_max_tiles != d.fold_max_tiles, format!("xfold{}", self.fold_max_tiles)),
             (self.histogram_scalar_loads, "xhscalar".into()),
             (self.phase_clocks, "xclocks".into())]
@@ -650,7 +660,7 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "512x10xnoseq", "autoxautoxcr0", "64x8xballotsxlate", "64x15xkeepxlatexlb4", "448x16xvc16", "autoxautoxcr0xvc1"] {
+        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "512x10xnoseq", "autoxautoxcr0", "64x8xballotsxlate", "64x15xkeepxlatexlb4", "448x16xvc16", "autoxautoxcr0xvc1", "autoxautoxhg256xhw512"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);

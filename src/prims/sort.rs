@@ -224,11 +224,17 @@ impl SortPlan {
         let pass = binning(Ranking::Stable, 0, 0)?;
         // The digit spans only where a pass folds (it finds a trivial pass from them).
         let spans = [Some(&pass), first.as_ref(), second.as_ref(), last.as_ref()].into_iter().flatten().any(|p| p.fold);
+        // 128 invocations by default: a workgroup even a pinned subgroup size of 4 allows.
+        let hw = desc.policy.histogram_workgroup;
+        let sg = &ctx.info().subgroup;
+        let max_sg = desc.subgroup_size.unwrap_or(sg.max_size);
+        if hw % max_sg != 0 || hw > ctx.info().max_workgroup_invocations || hw / desc.subgroup_size.unwrap_or(sg.min_size) > sg.max_workgroup_subgroups {
+            return invalid(format!("{what}: no histogram workgroup of {hw} invocations on this device (subgroup sizes {}..{})", sg.min_size, sg.max_size));
+        }
         let histogram_kernel = |vector_loads: bool| {
             ctx.pipeline(PipelineKey {
                 shader: if desc.key.wide() { "sort_histogram_k64" } else { "sort_histogram_k32" },
-                // 128 invocations: a workgroup even a pinned subgroup size of 4 allows.
-                spec: vec![128, kind, desc_flag, desc.passes(), vector_loads as u32, spans as u32],
+                spec: vec![hw, kind, desc_flag, desc.passes(), vector_loads as u32, spans as u32],
                 subgroup_size: desc.subgroup_size,
                 bindings: 2,
                 push_bytes: 12,
@@ -281,6 +287,10 @@ impl SortPlan {
         let g = self.desc.policy.histogram_groups;
         if g != BinningPolicy::default().histogram_groups {
             s += &format!(", histogram {g} groups");
+        }
+        let w = self.desc.policy.histogram_workgroup;
+        if w != BinningPolicy::default().histogram_workgroup {
+            s += &format!(", histogram workgroups of {w}");
         }
         if self.desc.policy.histogram_scalar_loads {
             s += ", histogram scalar loads";
@@ -365,8 +375,10 @@ impl SortPlan {
         let kb = self.keys_bytes();
         let hist = scratch.hist.sub(0, self.hist_bytes());
         let push: [u32; 3] = [self.desc.n as u32, self.desc.bits.0, self.desc.last_bits()];
-        // A round of a histogram workgroup counts 128 x 16 keys (64-bit: 128 x 8).
-        let groups = (self.desc.policy.histogram_groups as u64).min(self.desc.n.div_ceil(128 * 16)) as u32;
+        // A round of a histogram workgroup counts 16 keys an invocation (64-bit: 8, so their
+        // workgroups take two rounds each, as tuned).
+        let per_round = self.desc.policy.histogram_workgroup as u64 * 16;
+        let groups = (self.desc.policy.histogram_groups as u64).min(self.desc.n.div_ceil(per_round)) as u32;
         let histogram = match &self.histogram_unaligned {
             Some(scalar) if keys_in.offset % 16 != 0 => scalar,
             _ => &self.histogram,
