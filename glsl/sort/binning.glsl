@@ -195,6 +195,17 @@ void phase_end(uint k) {
     }
 #endif
 }
+#ifdef CLOCKS
+// With the clocks, invocation 0's look-back (its buckets' walks) is counted too, into the
+// words after the phases (src/prims/binning.rs, LOOKBACK_COUNTS): 8 rounds that took at least
+// one earlier tile's word, 9 rounds that found the next word not ready (spins), 10 earlier
+// tiles taken, all summed over tiles; 11 the longest look-back of a tile, walks, fallbacks and
+// the barrier after them, in 16-cycle units. They tell a walk long for want of inclusive
+// prefixes (rounds) from one that waits for predecessors still ranking (spins).
+const uint LB_ROUNDS = 8u, LB_SPINS = 9u, LB_TILES = 10u, LB_LONGEST = 11u;
+uint lb_count[3] = uint[3](0u, 0u, 0u);
+uint lb_start = 0u;
+#endif
 
 uint key_index(uint tile, uint j) {
     return tile * tile_size() + gl_SubgroupID * gl_SubgroupSize * ITEMS + j * gl_SubgroupSize + gl_SubgroupInvocationID;
@@ -588,6 +599,10 @@ bool walk(uint d, inout uint look, inout uint sum) {
                 }
             }
         }
+#ifdef CLOCKS
+        lb_count[i > 0u ? 0u : 1u] += 1u;
+        lb_count[2] += i;
+#endif
         if (found) return true;
         if (i > 0u) {
             look -= i;
@@ -610,6 +625,9 @@ void look_back(uint tile, uint hist[BPT]) {
         barrier();
         return;
     }
+#ifdef CLOCKS
+    if (lid == 0u) lb_start = clock2x32ARB().x;
+#endif
     uint look[BPT], sum[BPT];
     uint done = 0u;  // bit k: bucket lid + k * wg is complete (or not this thread's)
     [[unroll]] for (uint k = 0u; k < BPT; ++k) {
@@ -707,6 +725,15 @@ void look_back(uint tile, uint hist[BPT]) {
     }
 #endif
     if (fallbacks > 0u && lid == 0u) atomicAdd(state[1], fallbacks);
+#ifdef CLOCKS
+    if (lid == 0u) {
+        uint at = STATE_BASE + pc.num_tiles * 256u;
+        atomicAdd(state[at + LB_ROUNDS], lb_count[0]);
+        atomicAdd(state[at + LB_SPINS], lb_count[1]);
+        atomicAdd(state[at + LB_TILES], lb_count[2]);
+        atomicMax(state[at + LB_LONGEST], (clock2x32ARB().x - lb_start) >> 4);
+    }
+#endif
 }
 
 // The bucket of tile position i (i < the tile's element count), from the bucket starts.

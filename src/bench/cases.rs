@@ -7,7 +7,7 @@ use super::{measure, Arena, BenchOptions, Measured, Row};
 use crate::error::Result;
 use crate::gpu::{Access, BufferSlice, Context, PipelineKey, Recorder};
 use crate::prims::scan::{self, ScanDesc, ScanKind, ScanPlan, ScanPolicy};
-use crate::prims::binning::{self, BinningPolicy, Ranking, PHASES};
+use crate::prims::binning::{self, BinningPolicy, Ranking, LOOKBACK_COUNTS, PHASES};
 use crate::prims::multisplit::{self, BucketSource, MultisplitDesc, MultisplitPlan, MultisplitScratch};
 use crate::prims::perm::{self, PermDesc, PermPlan, PermScratch};
 use crate::prims::sort::{self, KeyType, SortDesc, SortPlan, SortScratch};
@@ -40,6 +40,7 @@ fn row(primitive: String, n: u64, opts: &BenchOptions, m: Measured, bytes_per_el
         pipeline_stats: Vec::new(),
         kernels: Vec::new(),
         phases: Vec::new(),
+        lookback: Vec::new(),
     }
 }
 
@@ -274,6 +275,7 @@ pub fn bench_sort(ctx: &Arc<Context>, arena: &mut Arena, desc: &SortDesc, opts: 
     if desc.policy.phase_clocks && desc.n > 0 {
         // The validation trial's phase clocks, pass by pass (its state was reset before it).
         let mut sum = vec![0.0; PHASES.len()];
+        let mut lookback = vec![0.0f64; LOOKBACK_COUNTS.len()];
         let passes = desc.passes();
         for p in 0..passes {
             let region = scratch.state.sub(p as u64 * plan.pass_state_bytes(), plan.pass_state_bytes());
@@ -281,8 +283,14 @@ pub fn bench_sort(ctx: &Arc<Context>, arena: &mut Arena, desc: &SortDesc, opts: 
             for (s, c) in sum.iter_mut().zip(binning::phase_cycles(&words, plan.tiles())) {
                 *s += c / passes as f64;
             }
+            let counts = binning::lookback_counts(&words, plan.tiles());
+            let last = counts.len() - 1;
+            for (k, (s, c)) in lookback.iter_mut().zip(counts).enumerate() {
+                *s = if k == last { (*s).max(c) } else { *s + c / passes as f64 };
+            }
         }
         r.phases = PHASES.iter().map(|p| p.to_string()).zip(sum).collect();
+        r.lookback = LOOKBACK_COUNTS.iter().map(|p| p.to_string()).zip(lookback).collect();
     }
     Ok(r)
 }

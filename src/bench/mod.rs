@@ -436,6 +436,10 @@ pub struct Row {
     /// cycles per tile, mean over the digit passes) in the validation trial.
     #[serde(default)]
     pub phases: Vec<(String, f64)>,
+    /// With the phase clocks: invocation 0's look-back, [`crate::prims::binning::LOOKBACK_COUNTS`]
+    /// (means per tile over the digit passes; the longest, the most of any pass).
+    #[serde(default)]
+    pub lookback: Vec<(String, f64)>,
 }
 
 /// With `--profile`, a row whose median trial takes more than this times its profiled trial's

@@ -18,8 +18,9 @@ fn result(r: &Row) -> String {
     }
 }
 
-/// The per-kernel breakdown of the rows profiled (`--profile`) and the binning-pass phases of
-/// rows timed with phase clocks (`xclocks`), as markdown; empty without either.
+/// The per-kernel breakdown of the rows profiled (`--profile`) and the binning-pass phases and
+/// look-back counts of rows timed with phase clocks (`xclocks`), as markdown; empty without
+/// either.
 pub fn kernels(rows: &[Row]) -> String {
     let mut s = String::new();
     for r in rows.iter().filter(|r| !r.kernels.is_empty()) {
@@ -38,6 +39,14 @@ pub fn kernels(rows: &[Row]) -> String {
         let total: f64 = r.phases.iter().map(|p| p.1).sum();
         for (p, c) in &r.phases {
             s.push_str(&format!("| {} n={} | {} | {p} | {c:.0} | {:.0}% |\n", r.primitive, r.n, r.policy.as_deref().unwrap_or("-"), 100.0 * c / total.max(1e-12)));
+        }
+    }
+    for (i, r) in rows.iter().filter(|r| !r.lookback.is_empty()).enumerate() {
+        if i == 0 {
+            s.push_str("\nLook-back of invocation 0 (its buckets' walks; per tile, mean over the digit passes; the longest: of any tile):\n\n| row | policy | count | value |\n|---|---|---|---:|\n");
+        }
+        for (what, v) in &r.lookback {
+            s.push_str(&format!("| {} n={} | {} | {what} | {v:.2} |\n", r.primitive, r.n, r.policy.as_deref().unwrap_or("-")));
         }
     }
     s
@@ -144,6 +153,7 @@ mod tests {
             pipeline_stats: Vec::new(),
             kernels: kernels_ms.iter().map(|&ms| ("k".to_string(), ms)).collect(),
             phases: Vec::new(),
+            lookback: Vec::new(),
         }
     }
 

@@ -257,6 +257,20 @@ pub fn phase_cycles(state: &[u32], tiles: u32) -> Vec<f64> {
     (0..PHASES.len()).map(|k| state.get(at + k).map_or(0.0, |&c| c as f64 * 16.0 / tiles.max(1) as f64)).collect()
 }
 
+/// With the phase clocks, invocation 0's look-back is counted as well (glsl/sort/binning.glsl,
+/// LB_ROUNDS..LB_LONGEST; at workgroups of 256 or more its one bucket, digit 0): its walk
+/// rounds that took at least one earlier tile's word, those that found the next word not
+/// ready (spins), the earlier tiles' words taken, and the longest look-back of any tile.
+pub const LOOKBACK_COUNTS: [&str; 4] = ["rounds that advanced", "rounds not ready", "earlier tiles taken", "longest look-back (cycles)"];
+
+/// [`LOOKBACK_COUNTS`] from a pass's state words: the first three as means per tile, the
+/// last the most over its tiles.
+pub fn lookback_counts(state: &[u32], tiles: u32) -> Vec<f64> {
+    let at = 4 + 256 * tiles as usize + PHASES.len();
+    let word = |k: usize| state.get(at + k).map_or(0.0, |&c| c as f64);
+    vec![word(0) / tiles.max(1) as f64, word(1) / tiles.max(1) as f64, word(2) / tiles.max(1) as f64, word(3) * 16.0]
+}
+
 impl Default for BinningPolicy {
     fn default() -> Self {
         BinningPolicy {
