@@ -686,6 +686,10 @@ fi
 # lost and was removed: session26/1-fuse26/hfuse.patch keeps it.)
 step diag26 150 $B bench sort --n 2^20,2^21 --key u32 --values 0 --binning-policy auto,autoxautoxclocks,autoxautoxskip1,autoxautoxlb4,autoxautoxlb16,512x8,256x16,autoxautoxskip2 --trials 10 --profile --json "$OUT/diag26.json"
 step tiles26 200 $B bench sort --n 2^20,2^21,2^22 --key u32 --values 0,4 --binning-policy auto,512x18,512x20,512x22,512x24 --trials 10 --json "$OUT/tiles26.json"
+# Queued by session 26: invocation 0's look-back counts with the phase clocks (rounds that
+# advanced, rounds not ready, tiles taken, the longest look-back) at 2^20-2^26, keys and pairs:
+# do the small sorts' walks wait for predecessors still ranking, or walk aggregates?
+step lookback27 150 $B bench sort --n 2^20,2^22,2^26 --key u32 --values 0,4 --binning-policy autoxautoxclocks,autoxautoxclocksxlb4,autoxautoxclocksxlb16 --trials 10 --json "$OUT/lookback27.json"
 # Upfront-histogram workgroups of 256, 512 and 1024 invocations against 128 (`xhwN`).
 step hw26 200 $B bench sort --n 2^20,2^22,2^24 --key u32 --values 0,4 --binning-policy auto,autoxautoxhw256,autoxautoxhw512,autoxautoxhw1024 --trials 10 --profile --json "$OUT/hw26.json"
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
