@@ -253,7 +253,7 @@ const CLOCK_WORDS: u64 = 16;
 /// Mean cycles per tile of each phase, from a pass's state words (`state`, as read back) and
 /// its tile count.
 pub fn phase_cycles(state: &[u32], tiles: u32) -> Vec<f64> {
-    let at = 4 + 256 * tiles as usize;
+    let at = clock_words_at(tiles);
     (0..PHASES.len()).map(|k| state.get(at + k).map_or(0.0, |&c| c as f64 * 16.0 / tiles.max(1) as f64)).collect()
 }
 
@@ -266,7 +266,7 @@ pub const LOOKBACK_COUNTS: [&str; 4] = ["rounds that advanced", "rounds not read
 /// [`LOOKBACK_COUNTS`] from a pass's state words: the first three as means per tile, the
 /// last the most over its tiles.
 pub fn lookback_counts(state: &[u32], tiles: u32) -> Vec<f64> {
-    let at = 4 + 256 * tiles as usize + PHASES.len();
+    let at = clock_words_at(tiles) + PHASES.len();
     let word = |k: usize| state.get(at + k).map_or(0.0, |&c| c as f64);
     vec![word(0) / tiles.max(1) as f64, word(1) / tiles.max(1) as f64, word(2) / tiles.max(1) as f64, word(3) * 16.0]
 }
@@ -650,7 +650,13 @@ fn fit_workgroup(asked: u32, min_sg: u32, max_sg: u32, max_invocations: u32, max
 /// One pass's state: tile ticket, debug counter (fallbacks), two spare words, the look-back
 /// words (256 buckets per tile), then the phase clocks.
 pub(crate) fn state_bytes(tiles: u32) -> u64 {
-    (4 + 256 * tiles as u64 + CLOCK_WORDS) * 4
+    (clock_words_at(tiles) as u64 + CLOCK_WORDS) * 4
+}
+
+/// The first word after a pass's look-back words: the phase clocks, then the look-back
+/// counts (glsl/sort/binning.glsl: STATE_BASE + 256 num_tiles).
+fn clock_words_at(tiles: u32) -> usize {
+    4 + 256 * tiles as usize
 }
 
 #[cfg(test)]
