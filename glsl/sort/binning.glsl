@@ -570,7 +570,46 @@ void bucket_offsets(out uint hist[BPT]) {
 // Earlier tiles read per look-back round (independent loads, one latency): a tile late in a
 // wave of concurrent tiles walks back to the last wave's inclusive prefixes.
 layout(constant_id = 12) const uint LB_WINDOW = 8;
+// Experiment (DEBUG_SKIP bits 7 and 8): the first look-back round's loads are issued before
+// the staging (1) or before the ranking (2), so their latency hides behind that work.
+const uint PREFETCH = (DEBUG_SKIP & 128u) != 0u ? 1u : (DEBUG_SKIP & 256u) != 0u ? 2u : 0u;
 shared uint s_stuck[2];  // per fallback round, by parity: 1 + the newest stuck tile, 0: none
+
+// The words of bucket d of the LB_WINDOW tiles from `look` back (independent loads).
+void load_window(uint d, uint look, out uint w[LB_WINDOW]) {
+    [[unroll]] for (uint i = 0u; i < LB_WINDOW; ++i) {
+        // Before tile 0: an empty inclusive prefix.
+        w[i] = i <= look ? atomicLoad(state[STATE_BASE + (look - i) * 256u + d], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed)
+                         : (INCLUSIVE << 30);
+    }
+}
+
+// Takes a window's words (from tile `look` back) in order, up to the first not-ready tile or
+// an inclusive prefix, adding them into `sum`; returns the tiles taken, `found` when an
+// inclusive prefix was among them. Unrolled with flags rather than a break, so w[] stays in
+// registers.
+uint take_window(uint w[LB_WINDOW], uint look, inout uint sum, out bool found) {
+    uint i = 0u;
+    bool open = true;
+    found = false;
+    [[unroll]] for (uint k = 0u; k < LB_WINDOW; ++k) {
+        uint st = w[k] >> 30;
+        if (open && (st == NOT_READY || (k <= look && forced(look - k)))) open = false;
+        if (open) {
+            sum += w[k] & 0x3FFFFFFFu;
+            i += 1u;
+            if (st == INCLUSIVE) {
+                open = false;
+                found = true;
+            }
+        }
+    }
+#ifdef CLOCKS
+    lb_count[i > 0u ? 0u : 1u] += 1u;
+    lb_count[2] += i;
+#endif
+    return i;
+}
 
 // Walks bucket d back from tile `look`, adding into `sum`; true when an inclusive prefix was
 // reached, false when tile `look` stayed not ready for SPIN_LIMIT rounds (or is forced).
@@ -578,31 +617,9 @@ bool walk(uint d, inout uint look, inout uint sum) {
     uint spins = 0u;
     for (;;) {
         uint w[LB_WINDOW];
-        [[unroll]] for (uint i = 0u; i < LB_WINDOW; ++i) {
-            // Before tile 0: an empty inclusive prefix.
-            w[i] = i <= look ? atomicLoad(state[STATE_BASE + (look - i) * 256u + d], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed)
-                             : (INCLUSIVE << 30);
-        }
-        // Take the window's words in order up to the first not-ready tile or an inclusive
-        // prefix; unrolled with flags rather than a break, so w[] stays in registers.
-        uint i = 0u;
-        bool open = true, found = false;
-        [[unroll]] for (uint k = 0u; k < LB_WINDOW; ++k) {
-            uint st = w[k] >> 30;
-            if (open && (st == NOT_READY || (k <= look && forced(look - k)))) open = false;
-            if (open) {
-                sum += w[k] & 0x3FFFFFFFu;
-                i += 1u;
-                if (st == INCLUSIVE) {
-                    open = false;
-                    found = true;
-                }
-            }
-        }
-#ifdef CLOCKS
-        lb_count[i > 0u ? 0u : 1u] += 1u;
-        lb_count[2] += i;
-#endif
+        load_window(d, look, w);
+        bool found;
+        uint i = take_window(w, look, sum, found);
         if (found) return true;
         if (i > 0u) {
             look -= i;
@@ -613,7 +630,7 @@ bool walk(uint d, inout uint look, inout uint sum) {
     }
 }
 
-void look_back(uint tile, uint hist[BPT]) {
+void look_back(uint tile, uint hist[BPT], uint pre[LB_WINDOW]) {
     uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
     if ((DEBUG_SKIP & 1u) != 0u) {
         // (FOLD: each tile writes at its own place, not where the look-back would put it.)
@@ -635,6 +652,15 @@ void look_back(uint tile, uint hist[BPT]) {
         look[k] = tile - 1u;
         sum[k] = 0u;
         if (d >= 256u || tile == 0u) done |= 1u << k;
+    }
+    // The window read ahead (PREFETCH) is the first round of bucket lid's walk.
+    if (PREFETCH != 0u && (done & 1u) == 0u) {
+        bool found;
+        look[0] -= take_window(pre, look[0], sum[0], found);
+        if (found) {
+            done |= 1u;
+            post(tile, lid, INCLUSIVE, sum[0] + hist[0]);
+        }
     }
     uint fallbacks = 0u;  // s_stuck[0] was cleared when the tile was taken
 #ifdef FOLD
@@ -965,6 +991,8 @@ void binning_pass() {
 
     phase_end(0u);
     uint hist[BPT];
+    uint pre[LB_WINDOW];  // PREFETCH: the first look-back round's words
+    [[unroll]] for (uint i = 0u; i < LB_WINDOW; ++i) pre[i] = NOT_READY << 30;
     bool early = EARLY != 0u && ATOMIC_RANK == 0u;
     if (early) {
         count_tile();
@@ -973,6 +1001,7 @@ void binning_pass() {
         if (tile == 0u) first_tile_bases();
 #endif
         post_counts(tile, hist);
+        if (PREFETCH == 2u && tile != 0u && lid < 256u) load_window(lid, tile - 1u, pre);
         phase_end(1u);
         rank_steps();
     } else {
@@ -1006,11 +1035,12 @@ void binning_pass() {
     }
     barrier();
     phase_end(2u);
+    if ((PREFETCH == 1u || (PREFETCH == 2u && !early)) && tile != 0u && lid < 256u) load_window(lid, tile - 1u, pre);
     uint w[ITEMS], got[ITEMS];
     if (STAGE_ALL != 0u || RELOAD != 0u) {
         stage_planes(tile);
         phase_end(3u);
-        look_back(tile, hist);  // ends with a barrier
+        look_back(tile, hist, pre);  // ends with a barrier
         phase_end(5u);
         scatter_planes(tile, count);  // keys and values at once
         phase_end(6u);
@@ -1019,7 +1049,7 @@ void binning_pass() {
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) w[j] = uint(key[j]);
     stage(w);
     phase_end(3u);
-    look_back(tile, hist);  // ends with a barrier
+    look_back(tile, hist, pre);  // ends with a barrier
     phase_end(5u);
 
     // Keys: the low words are staged; 64-bit keys bring their high words in a second round.
