@@ -130,7 +130,19 @@ fn variants() -> Vec<Variant> {
             Variant { name: format!("{}_fold", x.name), file: x.file, defines }
         })
         .collect();
+    // A sort's passes also as `_fold_tot` (TILE_TOTALS: no upfront histogram; the tiles add
+    // their counts to each pass's totals, for tile 0; sorts of a tile per compute unit).
+    let totals: Vec<Variant> = folds
+        .iter()
+        .filter(|x| x.name.starts_with("sort_onesweep_"))
+        .map(|x| {
+            let mut defines = x.defines.clone();
+            defines.push(("TILE_TOTALS", "1".to_string()));
+            Variant { name: format!("{}_tot", x.name), file: x.file, defines }
+        })
+        .collect();
     v.extend(folds);
+    v.extend(totals);
     v.push(Variant { name: "probe".into(), file: "probe/probe.comp", defines: vec![] });
     v.push(Variant { name: "copy".into(), file: "bench/copy.comp", defines: vec![] });
     v

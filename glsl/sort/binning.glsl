@@ -132,6 +132,9 @@ const uint SEQ = 0u;
 #endif
 
 const uint STATE_BASE = 4u;
+// After a pass's look-back words: the phase clocks and look-back counts (CLOCKS), then the
+// pass's digit totals (TILE_TOTALS); src/prims/binning.rs, state_bytes.
+const uint STATE_CLOCK_WORDS = 16u;
 const uint NOT_READY = 0u, AGGREGATE = 1u, INCLUSIVE = 2u;
 const uint INVALID = 0xFFFFFFFFu;
 
@@ -145,6 +148,7 @@ shared uint s_glob[256];         // global index of the tile's first element of 
 #define s_fb s_glob
 shared uint s_sums[32];          // scan of the bucket totals: per-subgroup sums
 shared uint s_tile;
+shared uint s_stuck[2];  // look-back fallback rounds, by parity: 1 + the newest stuck tile, 0: none
 #ifndef ONE_PLANE
 const uint ONE_PLANE_ON = 0u;
 #endif
@@ -228,7 +232,9 @@ void post(uint tile, uint d, uint st, uint count) {
 // span of the pass is one bucket (a pass whose counters a caller filled has none: never);
 // else the offsets kernel's flag.
 bool pass_is_trivial() {
-#ifdef FOLD
+#if defined(TILE_TOTALS)
+    return false;  // no upfront histogram, no spans: the pass runs
+#elif defined(FOLD)
     uint p = HIST_SPAN + 2u * hist_pass();
     return offsets[p] + offsets[p + 1u] == 257u;
 #else
@@ -237,6 +243,45 @@ bool pass_is_trivial() {
 }
 // Where bucket b starts in the pass's output (FOLD: only once tile 0 has written it).
 uint bucket_base(uint b) { return offsets[hist_pass() * 256u + b]; }
+
+#ifdef TILE_TOTALS
+// TILE_TOTALS (with FOLD; a sort whose every pass has a tile per compute unit at most,
+// src/prims/sort.rs): no upfront histogram. Each tile adds its bucket counts to the pass's
+// total words at once (add_totals), and tile 0 takes the totals from there (tile_totals).
+// A total word holds the count in bits 0..23 and the tiles added in bits 24..31, so it is
+// complete when they number num_tiles (the host keeps num_tiles <= 255 and n < 2^24); count
+// and contributions travel in one word, so relaxed atomics suffice.
+uint totals_at() { return STATE_BASE + pc.num_tiles * 256u + STATE_CLOCK_WORDS; }
+// This pass's bucket totals into s_glob (whole workgroup; tile 0, or a fallback recomputing
+// it): polled until every tile has added its counts; where some have not within the spin
+// limit (tiles need not run at once: no forward-progress guarantee; always with forced
+// fallbacks), this workgroup counts every key itself. Every invocation takes part in each
+// round, so the loop stays uniform.
+void tile_totals() {
+    uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
+    // The flag of the rounds: s_stuck[1], which look_back clears before its first use; the
+    // barrier keeps its last rounds' reads before the writes here (a fallback recomputing
+    // tile 0 comes here after them).
+    barrier();
+    bool ready = false;
+    for (uint s = 0u; !ready && FORCE_FALLBACK_PERIOD < 2u && s < 4u * SPIN_LIMIT; ++s) {
+        if (lid == 0u) s_stuck[1] = 1u;
+        barrier();
+        for (uint d = lid; d < 256u; d += wg) {
+            uint w = atomicLoad(state[totals_at() + d], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+            s_glob[d] = w & 0xFFFFFFu;
+            if ((w >> 24) != pc.num_tiles) atomicAnd(s_stuck[1], 0u);
+        }
+        barrier();
+        ready = s_stuck[1] != 0u;
+        barrier();
+    }
+    if (ready) return;
+    for (uint d = lid; d < 256u; d += wg) s_glob[d] = 0u;
+    barrier();
+    for (uint i = lid; i < pc.n; i += wg) atomicAdd(s_glob[bucket_of(i, key_in(i))], 1u);
+}
+#endif
 
 #ifdef FOLD
 // An exclusive scan of s_glob[0..256) in place by the whole workgroup; ends with a barrier.
@@ -263,6 +308,9 @@ void scan_glob() {
 // fallback that recomputes tile 0, need them: tile 0's inclusive prefixes carry them to every
 // later tile through the look-back, so the sort needs no dispatch of its own to scan them.
 void upfront_bases() {
+#ifdef TILE_TOTALS
+    tile_totals();
+#else
     for (uint d = gl_LocalInvocationIndex; d < 256u; d += gl_WorkGroupSize.x) {
         // Four loads at a time: all sixteen in flight took the H200's passes 1-7 registers
         // more (one workgroup an SM where they had two); tile 0 has time to spare, as it
@@ -274,6 +322,7 @@ void upfront_bases() {
         }
         s_glob[d] = c;
     }
+#endif
     barrier();
     scan_glob();
 }
@@ -573,7 +622,6 @@ layout(constant_id = 12) const uint LB_WINDOW = 8;
 // Experiment (DEBUG_SKIP bits 7 and 8): the first look-back round's loads are issued before
 // the staging (1) or before the ranking (2), so their latency hides behind that work.
 const uint PREFETCH = (DEBUG_SKIP & 128u) != 0u ? 1u : (DEBUG_SKIP & 256u) != 0u ? 2u : 0u;
-shared uint s_stuck[2];  // per fallback round, by parity: 1 + the newest stuck tile, 0: none
 
 // The words of bucket d of the LB_WINDOW tiles from `look` back (independent loads).
 void load_window(uint d, uint look, out uint w[LB_WINDOW]) {
@@ -933,6 +981,16 @@ void scatter_planes(uint tile, uint count) {
     }
 }
 
+#ifdef TILE_TOTALS
+// The tile's counts into its pass's totals (tile_totals), one contribution a bucket.
+void add_totals(uint hist[BPT]) {
+    [[unroll]] for (uint k = 0u; k < BPT; ++k) {
+        uint d = gl_LocalInvocationIndex + k * gl_WorkGroupSize.x;
+        if (d < 256u) atomicAdd(state[totals_at() + d], (1u << 24) | hist[k]);
+    }
+}
+#endif
+
 // Publish the tile's histogram at once: tile 0 is complete (FOLD: its prefixes inclusive of
 // the bucket offsets, first_tile_bases: s_glob + s_start); a forced tile posts nothing yet.
 void post_counts(uint tile, uint hist[BPT]) {
@@ -997,6 +1055,9 @@ void binning_pass() {
     if (early) {
         count_tile();
         bucket_offsets(hist);
+#ifdef TILE_TOTALS
+        add_totals(hist);
+#endif
 #ifdef FOLD
         if (tile == 0u) first_tile_bases();
 #endif
@@ -1019,6 +1080,9 @@ void binning_pass() {
 #endif
     if (!early) {
         bucket_offsets(hist);
+#ifdef TILE_TOTALS
+        add_totals(hist);
+#endif
 #ifdef FOLD
         if (tile == 0u) first_tile_bases();
 #endif

@@ -47,6 +47,10 @@ pub struct DeviceInfo {
     pub max_storage_buffer_range: u32,
     pub min_storage_buffer_offset_alignment: u64,
     pub memory_heaps: Vec<MemoryHeap>,
+    /// Streaming multiprocessors (VK_NV_shader_sm_builtins) or compute units
+    /// (VK_AMD_shader_core_properties), where the driver says.
+    #[serde(default)]
+    pub compute_units: Option<u32>,
 }
 
 pub fn api_version_string(v: u32) -> String {
@@ -111,9 +115,19 @@ pub unsafe fn query(instance: &ash::Instance, pd: vk::PhysicalDevice, queue_fami
     let exts = instance.enumerate_device_extension_properties(pd).unwrap_or_default();
     let has_ssc = base.api_version >= vk::API_VERSION_1_3
         || exts.iter().any(|e| e.extension_name_as_c_str() == Ok(vk::EXT_SUBGROUP_SIZE_CONTROL_NAME));
+    let has = |name: &std::ffi::CStr| exts.iter().any(|e| e.extension_name_as_c_str() == Ok(name));
+    let (has_sm, has_cu) = (has(vk::NV_SHADER_SM_BUILTINS_NAME), has(vk::AMD_SHADER_CORE_PROPERTIES_NAME));
+    let mut sm = vk::PhysicalDeviceShaderSMBuiltinsPropertiesNV::default();
+    let mut cu = vk::PhysicalDeviceShaderCorePropertiesAMD::default();
     let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut sg).push_next(&mut drv);
     if has_ssc {
         p2 = p2.push_next(&mut ssc);
+    }
+    if has_sm {
+        p2 = p2.push_next(&mut sm);
+    }
+    if has_cu {
+        p2 = p2.push_next(&mut cu);
     }
     instance.get_physical_device_properties2(pd, &mut p2);
     let mut ssc_f = vk::PhysicalDeviceSubgroupSizeControlFeatures::default();
@@ -121,6 +135,12 @@ pub unsafe fn query(instance: &ash::Instance, pd: vk::PhysicalDevice, queue_fami
         let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut ssc_f);
         instance.get_physical_device_features2(pd, &mut f2);
     }
+    let compute_units = match (has_sm, has_cu) {
+        (true, _) => Some(sm.shader_sm_count),
+        (_, true) => Some(cu.shader_engine_count * cu.shader_arrays_per_engine_count * cu.compute_units_per_shader_array),
+        _ => None,
+    }
+    .filter(|&c| c > 0);
     let l = base.limits;
     let fams = instance.get_physical_device_queue_family_properties(pd);
     let fam = queue_family
@@ -170,6 +190,7 @@ pub unsafe fn query(instance: &ash::Instance, pd: vk::PhysicalDevice, queue_fami
                 device_local: h.flags.contains(vk::MemoryHeapFlags::DEVICE_LOCAL),
             })
             .collect(),
+        compute_units,
     }
 }
 

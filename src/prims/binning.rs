@@ -215,6 +215,14 @@ pub struct BinningPolicy {
     /// passes keep the offsets dispatch (every pass folding was 2% slower at 2^28, session24).
     #[serde(default = "default_fold_max_tiles")]
     pub fold_max_tiles: u32,
+    /// Sorts: where every pass folds and has at most this many tiles (`xtotN`; at most 255),
+    /// there is no upfront histogram: each tile adds its bucket counts to its pass's totals
+    /// and tile 0 waits for them (the `_fold_tot` variants). That wait is short only where
+    /// every tile runs at once, so `None` (the default) takes the device's compute units
+    /// ([`crate::gpu::DeviceInfo::compute_units`]; none where it is not known). Tile 0 counts
+    /// every key itself where the totals stay incomplete past the spin limit.
+    #[serde(default)]
+    pub totals_max_tiles: Option<u32>,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -292,6 +300,7 @@ impl Default for BinningPolicy {
             second_pass_tiles: default_second_pass_tiles(),
             value_chunk: default_value_chunk(),
             fold_max_tiles: default_fold_max_tiles(),
+            totals_max_tiles: None,
         }
     }
 }
@@ -333,7 +342,7 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhwN][xfoldN][xhscalar][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xhscalar][xclocks]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
@@ -341,11 +350,11 @@ impl BinningPolicy {
     /// [`BinningPolicy::late_counts`]; `noseq`: [`BinningPolicy::sequential_planes`] off;
     /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `crN`:
     /// [`BinningPolicy::second_pass_tiles`]; `vcN`: [`BinningPolicy::value_chunk`]; `lbN`: the look-back window; `hgN`: the upfront
-    /// histogram's workgroups; `hwN`: [`BinningPolicy::histogram_workgroup`]; `foldN`: [`BinningPolicy::fold_max_tiles`]; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
+    /// histogram's workgroups; `hwN`: [`BinningPolicy::histogram_workgroup`]; `foldN`: [`BinningPolicy::fold_max_tiles`]; `totN`: [`BinningPolicy::totals_max_tiles`]; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
     /// `clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhwN][xfoldN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -371,6 +380,7 @@ impl BinningPolicy {
                 (r, _) if r.starts_with("hw") => p.histogram_workgroup = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("fold") => p.fold_max_tiles = r[4..].parse().map_err(|_| bad())?,
+                (r, _) if r.starts_with("tot") => p.totals_max_tiles = Some(r[3..].parse().map_err(|_| bad())?),
                 ("hscalar", _) => p.histogram_scalar_loads = true,
                 ("clocks", _) => p.phase_clocks = true,
                 (_, Some(n)) => p.debug_skip = n.parse().map_err(|_| bad())?,
@@ -399,6 +409,7 @@ impl BinningPolicy {
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
             (self.histogram_workgroup != d.histogram_workgroup, format!("xhw{}", self.histogram_workgroup)),
             (self.fold_max_tiles != d.fold_max_tiles, format!("xfold{}", self.fold_max_tiles)),
+            (self.totals_max_tiles.is_some(), format!("xtot{}", self.totals_max_tiles.unwrap_or(0))),
             (self.histogram_scalar_loads, "xhscalar".into()),
             (self.phase_clocks, "xclocks".into())]
         {
@@ -440,6 +451,9 @@ pub(crate) struct BinningPass {
     /// Tile 0 scans the bucket offsets ([`BinningPolicy::fold_max_tiles`]): the pass needs no
     /// offsets dispatch before it, and writes the offsets for the passes after it.
     pub fold: bool,
+    /// Tile 0 takes the bucket totals from the tiles, not from an upfront histogram
+    /// ([`BinningPolicy::totals_max_tiles`]).
+    pub totals: bool,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -464,6 +478,8 @@ pub(crate) struct BinningKernel<'a> {
     /// Spec constant 15: the permutation's pass role (glsl/sort/onesweep.comp, PASS_ROLE);
     /// with [`ROLE_ONE_PLANE`] the tile is staged as one word an element.
     pub role: u32,
+    /// The shader has `_fold_tot` variants (a sort's own passes: [`BinningPolicy::totals_max_tiles`]).
+    pub totals: bool,
 }
 
 impl BinningPass {
@@ -543,6 +559,9 @@ impl BinningPass {
         }
         // Each pass binds its look-back words (one per bucket per tile) as one range.
         let fold = tiles <= p.fold_max_tiles as u64;
+        // A total word counts its tiles in 8 bits and its elements in 24 (glsl/sort/binning.glsl).
+        let totals_max = p.totals_max_tiles.or(ctx.info().compute_units).unwrap_or(0).min(255);
+        let totals = kernel.totals && fold && tiles <= totals_max as u64 && input.n < 1 << 24;
         let pass_state = state_bytes(tiles as u32);
         if pass_state > ctx.max_storage_buffer_range() {
             return invalid(format!(
@@ -558,11 +577,12 @@ impl BinningPass {
             return Err(Error::Unsupported { device: ctx.info().name.clone(), what: format!("VK_KHR_shader_clock (phase clocks of {what})") });
         }
         let name = format!(
-            "{}{}{}{}",
+            "{}{}{}{}{}",
             kernel.shader,
             if partitioned { "_part" } else { "" },
             if p.phase_clocks { "_clock" } else { "" },
-            if fold { "_fold" } else { "" }
+            if fold { "_fold" } else { "" },
+            if totals { "_tot" } else { "" }
         );
         let shader = gpu::shaders::name(&name).ok_or_else(|| Error::Invalid(format!("{what}: no shader variant {name}")))?;
         let pipeline = ctx.pipeline(PipelineKey {
@@ -613,6 +633,7 @@ impl BinningPass {
             sequential,
             value_chunk,
             fold,
+            totals,
             pipeline,
         })
     }
@@ -627,7 +648,11 @@ impl BinningPass {
         let planes = if self.stage_all { ", planes" } else { "" };
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
         let reload = if self.reload { "" } else { ", kept" };
-        let fold = if self.fold { ", offsets by tile 0" } else { "" };
+        let fold = match (self.fold, self.totals) {
+            (true, true) => ", offsets by tile 0 from the tiles' totals",
+            (true, false) => ", offsets by tile 0",
+            _ => "",
+        };
         let planes = match self.sequential {
             true if self.value_chunk < self.items => format!(", planes in sequence, values {} at a time", self.value_chunk),
             true => ", planes in sequence".into(),
@@ -648,9 +673,10 @@ fn fit_workgroup(asked: u32, min_sg: u32, max_sg: u32, max_invocations: u32, max
 }
 
 /// One pass's state: tile ticket, debug counter (fallbacks), two spare words, the look-back
-/// words (256 buckets per tile), then the phase clocks.
+/// words (256 buckets per tile), the phase clocks and look-back counts, then the bucket
+/// totals of a `_tot` pass (glsl/sort/binning.glsl, totals_at).
 pub(crate) fn state_bytes(tiles: u32) -> u64 {
-    (clock_words_at(tiles) as u64 + CLOCK_WORDS) * 4
+    (clock_words_at(tiles) as u64 + CLOCK_WORDS + 256) * 4
 }
 
 /// The first word after a pass's look-back words: the phase clocks, then the look-back

@@ -211,6 +211,7 @@ impl MultisplitPlan {
             bindings: 7,
             push_bytes: 20,
             role: 0,
+            totals: false,
         };
         let pass = BinningPass::new(ctx, &what, input, desc.force_fallback_period, &desc.policy, desc.ranking, kernel)?;
         let histogram = ctx.pipeline(PipelineKey {

@@ -187,7 +187,7 @@ impl SortPlan {
         let offsets =
             ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
         let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
-        let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings: 6, push_bytes: 20, role: 0 };
+        let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings: 6, push_bytes: 20, role: 0, totals: roles.is_none() };
         let binning = |ranking: Ranking, role: u32, items: u32| {
             let policy = BinningPolicy { items: if items == 0 { desc.policy.items } else { items }, ..desc.policy };
             BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &policy, ranking, BinningKernel { role, ..kernel.clone() })
@@ -371,7 +371,10 @@ impl SortPlan {
         if self.desc.n == 0 {
             return Ok(());
         }
-        // Upfront histogram of every pass.
+        // Upfront histogram of every pass, unless each pass takes its totals from its tiles.
+        if (0..self.desc.passes()).all(|p| self.pass_at(p).totals) {
+            return self.record_passes(rec, keys_in, keys_out, values, scratch);
+        }
         let kb = self.keys_bytes();
         let hist = scratch.hist.sub(0, self.hist_bytes());
         let push: [u32; 3] = [self.desc.n as u32, self.desc.bits.0, self.desc.last_bits()];
