@@ -121,6 +121,56 @@ fn bit_ranges() {
 }
 
 #[test]
+fn totals_from_the_tiles() {
+    // No upfront histogram (`xtotN`, BinningPolicy::totals_max_tiles; on by default only where
+    // the device reports its compute units): every key type, keys and pairs, both directions,
+    // bit ranges, one tile to many, random and adversarial keys, forced fallbacks. Lavapipe
+    // runs a few workgroups at a time, so tile 0 takes the tiles' totals where they all ran
+    // in time and counts every key itself where not: both paths are taken here.
+    let ctx = common::ctx();
+    let policy = BinningPolicy::parse("autoxautoxtot255").unwrap();
+    let with = |key: KeyType, n: u64| {
+        let mut d = SortDesc::new(key, n);
+        d.policy = policy;
+        d
+    };
+    let label = |d: &SortDesc| SortPlan::new(&ctx, d.clone()).unwrap().policy_label();
+    assert!(label(&with(KeyType::U32, 200 * tile(KeyType::U32))).contains("from the tiles' totals"));
+    // More tiles than a total word counts (255), or the knob off: the upfront histogram.
+    assert!(!label(&with(KeyType::U32, 256 * tile(KeyType::U32))).contains("totals"));
+    let mut off = with(KeyType::U32, 1000);
+    off.policy.totals_max_tiles = Some(0);
+    assert!(!label(&off).contains("totals"));
+    for key in KeyType::ALL {
+        let t = tile(key);
+        for (i, n) in [1u64, t - 1, t + 1, 5 * t + 3, 20 * t + 11].into_iter().enumerate() {
+            for value_bytes in [0, 4, 8] {
+                let mut d = with(key, n);
+                d.value_bytes = value_bytes;
+                d.descending = i % 2 == 1;
+                check(&d, KeyPattern::Random, n + value_bytes as u64);
+            }
+        }
+        let mut d = with(key, 7 * t + 5);
+        d.bits = (5, key.bits() - 3);
+        check(&d, KeyPattern::FewDistinct, 3);
+        for p in KeyPattern::ALL {
+            let mut d = with(key, 3 * t + 1);
+            d.value_bytes = 4;
+            d.descending = key == KeyType::F32;
+            check(&d, p, 7);
+        }
+    }
+    for period in [2u32, 3] {
+        let mut d = with(KeyType::U32, 9 * tile(KeyType::U32) + 7);
+        d.force_fallback_period = period;
+        d.value_bytes = 4;
+        check(&d, KeyPattern::Random, period as u64);
+    }
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
 fn forced_fallback_and_many_tiles() {
     let ctx = common::ctx();
     for key in [KeyType::U32, KeyType::F64] {

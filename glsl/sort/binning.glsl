@@ -619,9 +619,16 @@ void bucket_offsets(out uint hist[BPT]) {
 // Earlier tiles read per look-back round (independent loads, one latency): a tile late in a
 // wave of concurrent tiles walks back to the last wave's inclusive prefixes.
 layout(constant_id = 12) const uint LB_WINDOW = 8;
-// Experiment (DEBUG_SKIP bits 7 and 8): the first look-back round's loads are issued before
-// the staging (1) or before the ranking (2), so their latency hides behind that work.
-const uint PREFETCH = (DEBUG_SKIP & 128u) != 0u ? 1u : (DEBUG_SKIP & 256u) != 0u ? 2u : 0u;
+// TILE_TOTALS passes (a tile per compute unit, all running at once) read their first
+// look-back round ahead, before the staging, its latency behind it: H200, 2^20 u32 keys
+// 0.0508-0.0509 ms against 0.0513-0.0517. Elsewhere it lost (2^22 pairs 0.1906-0.1914
+// against 0.1889-0.1902, 2^26 keys 1.5306-1.5323 against 1.5151-1.5182), and so did reading
+// it ahead of the ranking (bench/results/h200/binning/session27).
+#ifdef TILE_TOTALS
+const bool PREFETCH = true;
+#else
+const bool PREFETCH = false;
+#endif
 
 // The words of bucket d of the LB_WINDOW tiles from `look` back (independent loads).
 void load_window(uint d, uint look, out uint w[LB_WINDOW]) {
@@ -702,7 +709,7 @@ void look_back(uint tile, uint hist[BPT], uint pre[LB_WINDOW]) {
         if (d >= 256u || tile == 0u) done |= 1u << k;
     }
     // The window read ahead (PREFETCH) is the first round of bucket lid's walk.
-    if (PREFETCH != 0u && (done & 1u) == 0u) {
+    if (PREFETCH && (done & 1u) == 0u) {
         bool found;
         look[0] -= take_window(pre, look[0], sum[0], found);
         if (found) {
@@ -1062,7 +1069,6 @@ void binning_pass() {
         if (tile == 0u) first_tile_bases();
 #endif
         post_counts(tile, hist);
-        if (PREFETCH == 2u && tile != 0u && lid < 256u) load_window(lid, tile - 1u, pre);
         phase_end(1u);
         rank_steps();
     } else {
@@ -1099,7 +1105,7 @@ void binning_pass() {
     }
     barrier();
     phase_end(2u);
-    if ((PREFETCH == 1u || (PREFETCH == 2u && !early)) && tile != 0u && lid < 256u) load_window(lid, tile - 1u, pre);
+    if (PREFETCH && tile != 0u && lid < 256u) load_window(lid, tile - 1u, pre);
     uint w[ITEMS], got[ITEMS];
     if (STAGE_ALL != 0u || RELOAD != 0u) {
         stage_planes(tile);

@@ -706,13 +706,13 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "512x10xnoseq", "autoxautoxcr0", "64x8xballotsxlate", "64x15xkeepxlatexlb4", "448x16xvc16", "autoxautoxcr0xvc1", "autoxautoxhg256xhw512"] {
+        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "512x10xnoseq", "autoxautoxcr0", "64x8xballotsxlate", "64x15xkeepxlatexlb4", "448x16xvc16", "autoxautoxcr0xvc1", "autoxautoxhg256xhw512", "autoxautoxfold64xtot0", "autoxautoxtot255xclocks"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);
         }
         assert_eq!(BinningPolicy::parse("64x4xclocksxpart").unwrap().label(), "64x4xpartxclocks");
-        for bad in ["0x15", "384x0", "x15", "384", "384x15xsmatch", "384xq", "384x15xballotsxpart", "384x15xhg0", "384x15xhgx", "384x15xcr", "384x15xvc0", "384x15xvc"] {
+        for bad in ["0x15", "384x0", "x15", "384", "384x15xsmatch", "384xq", "384x15xballotsxpart", "384x15xhg0", "384x15xhgx", "384x15xcr", "384x15xvc0", "384x15xvc", "384x15xtot", "384x15xtotx"] {
             assert!(BinningPolicy::parse(bad).is_err(), "{bad}");
         }
     }
