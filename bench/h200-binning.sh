@@ -694,6 +694,8 @@ step prefetch27-stats 90 $B pipelines --stats --binning-policy auto,autoxautoxsk
 for R in a b; do step prefetch27-$R 200 $B bench sort --n 2^20,2^22,2^24,2^26 --key u32 --values 0,4 --binning-policy auto,autoxautoxskip128,autoxautoxskip256 --trials 10 --json "$OUT/prefetch27-$R.json"; done
 # No upfront histogram where every pass has a tile per SM (_fold_tot, the default there) against the histogram (xtot0), with and without the read-ahead look-back round (xskip128).
 for R in a b; do step tot27-$R 150 $B bench sort --n 2^19,2^20 --key u32 --values 0,4 --binning-policy auto,autoxautoxtot0,autoxautoxskip128,autoxautoxtot0xskip128 --trials 10 --profile --json "$OUT/tot27-$R.json"; done
+# u64 keys at 2^20 (181 tiles of 448x13, more than the H200's 132 SMs): the tiles' totals forced (xtot255) against the histogram.
+step tot27-u64 60 $B bench sort --n 2^20 --key u64 --values 0,4 --binning-policy auto,autoxautoxtot255 --trials 10 --json "$OUT/tot27-u64.json"
 step lookback27 150 $B bench sort --n 2^20,2^22,2^26 --key u32 --values 0,4 --binning-policy autoxautoxclocks,autoxautoxclocksxlb4,autoxautoxclocksxlb16 --trials 10 --json "$OUT/lookback27.json"
 # Upfront-histogram workgroups of 256, 512 and 1024 invocations against 128 (`xhwN`).
 step hw26 200 $B bench sort --n 2^20,2^22,2^24 --key u32 --values 0,4 --binning-policy auto,autoxautoxhw256,autoxautoxhw512,autoxautoxhw1024 --trials 10 --profile --json "$OUT/hw26.json"
