@@ -208,7 +208,7 @@ impl DeviceInfo {
              api version: {}\nsubgroup size: default {}, min {}, max {} (size control: {}, full subgroups: {}, \
              pinnable in: {})\nsubgroup operations: {}\nsubgroup stages: {}\ntimestamps: period {} ns, {} valid bits\n\
              shared memory: {} bytes\nworkgroup: max size {:?}, max invocations {}, max count {:?}\n\
-             max storage buffer range: {} bytes\nmemory heaps: {}\n",
+             max storage buffer range: {} bytes\nmemory heaps: {}\ncompute units: {}\n",
             self.name,
             self.vendor_id,
             self.device_id,
@@ -233,6 +233,7 @@ impl DeviceInfo {
             self.max_workgroup_count,
             self.max_storage_buffer_range,
             heaps.join(", "),
+            self.compute_units.map_or("not reported".to_string(), |c| c.to_string()),
         )
     }
 }
