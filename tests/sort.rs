@@ -146,7 +146,7 @@ fn totals_from_the_tiles() {
     assert!(!label(&off).contains("totals"));
     for key in KeyType::ALL {
         let t = tile(key);
-        for (i, n) in [1u64, t - 1, t + 1, 5 * t + 3, 20 * t + 11, 2 * t].into_iter().enumerate() {
+        for (i, n) in [0u64, 1, t - 1, t, t + 1, 5 * t + 3, 20 * t + 11, 2 * t].into_iter().enumerate() {
             let mut d = with(key, n);
             d.value_bytes = [0, 4, 8][i % 3];
             d.descending = i % 2 == 1;
