@@ -699,6 +699,20 @@ step tot27-u64 60 $B bench sort --n 2^20 --key u64 --values 0,4 --binning-policy
 step lookback27 150 $B bench sort --n 2^20,2^22,2^26 --key u32 --values 0,4 --binning-policy autoxautoxclocks,autoxautoxclocksxlb4,autoxautoxclocksxlb16 --trials 10 --json "$OUT/lookback27.json"
 # Upfront-histogram workgroups of 256, 512 and 1024 invocations against 128 (`xhwN`).
 step hw26 200 $B bench sort --n 2^20,2^22,2^24 --key u32 --values 0,4 --binning-policy auto,autoxautoxhw256,autoxautoxhw512,autoxautoxhw1024 --trials 10 --profile --json "$OUT/hw26.json"
+# Session 28: the shared-memory peer match's step without the driver's uniform-address path
+# for its atomicOr (xskip512: the OR's result is used) and without the leader's atomicAdd and
+# shuffle (xskip1024: each lane reads its row's word beside the mask word, the leader writes
+# it back); both (xskip1536). Registers, the pair pass's SASS, and two alternations at 2^26.
+R28="auto,autoxautoxskip512,autoxautoxskip1024,autoxautoxskip1536"
+if want rank28; then
+  timeout 90 $B pipelines --stats --binning-policy $R28 | grep -E '^(sort_onesweep_k32_v[01] \(sort u32|multisplit_k32_v1)' | sed -E 's/.*\((sort [a-z0-9]+ values [0-9]B [a-z]+ pass|multisplit u32 values 4B 256 buckets), (tile [^|]*)\| Register Count: ([0-9]+).*/\3 \1 \2/' > "$OUT/rank28-regs.md" 2>&1
+  sass_of pairs-default rank28-sass.md $B bench sort --n 2^24 --key u32 --values 4 --trials 1
+  sass_of pairs-1536 rank28-sass.md $B bench sort --n 2^24 --key u32 --values 4 --trials 1 --binning-policy autoxautoxskip1536
+  for R in a b; do
+    timeout 150 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy $R28 --trials 10 --json "$OUT/rank28-sort-$R.json" >> "$OUT/rank28.md" 2>&1
+    timeout 90 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy $R28 --trials 10 --json "$OUT/rank28-ms-$R.json" >> "$OUT/rank28.md" 2>&1
+  done
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

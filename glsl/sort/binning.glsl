@@ -443,14 +443,31 @@ void rank_steps() {
         // next step. (Three mask rows a subgroup, rotating so that one barrier a step would
         // do, took 1.2x the time on the H200: bench/results/h200/binning/session9/1-early.)
         uint masks = gl_NumSubgroups * 256u;
+        uint sink = 0u;
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
             uint e = el[j];
             bool valid = e != INVALID;
             uint d = el_bucket(e);
             uint at = masks + gl_SubgroupID * 256u + d;
-            if (valid) atomicOr(s_mem[at], 1u << gl_SubgroupInvocationID);
+            if ((DEBUG_SKIP & 512u) != 0u) {
+                if (valid) sink |= atomicOr(s_mem[at], 1u << gl_SubgroupInvocationID);
+            } else {
+                if (valid) atomicOr(s_mem[at], 1u << gl_SubgroupInvocationID);
+            }
             step_barrier();
             uint m = valid ? s_mem[at] : 0u;
+            if ((DEBUG_SKIP & 1024u) != 0u) {
+                uint base = valid ? s_mem[row + d] : 0u;
+                step_barrier();
+                uint rank = bitCount(m & gl_SubgroupLtMask.x);
+                if (valid && rank == 0u) {
+                    s_mem[row + d] = base + uint(bitCount(m));
+                    s_mem[at] = 0u;
+                }
+                step_barrier();
+                if (valid) el[j] = (d << 16) | (base + rank);
+                continue;
+            }
             step_barrier();
             uint rank = bitCount(m & gl_SubgroupLtMask.x);
             uint base = 0u;
@@ -462,6 +479,7 @@ void rank_steps() {
             step_barrier();
             if (valid) el[j] = (d << 16) | (base + rank);
         }
+        if ((DEBUG_SKIP & 512u) != 0u) el[0] |= sink & uint(pc.n == 0u);
         return;
     }
     match_peers();
