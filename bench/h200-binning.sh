@@ -713,6 +713,20 @@ if want rank28; then
     timeout 90 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy $R28 --trials 10 --json "$OUT/rank28-ms-$R.json" >> "$OUT/rank28.md" 2>&1
   done
 fi
+# Session 28: full-tile variants with fewer instructions a round (experiment bits): 2048 the key
+# scatter without a test a round, each read chained to the last key; 4096 the value scatter
+# likewise; 8192 the digit masked with 0xFF (8-bit passes only); 16384 the stable ranking
+# without validity tests; 32768 the loads and the staging without bounds tests.
+F28="auto,autoxautoxskip6144,autoxautoxskip14336,autoxautoxskip16384,autoxautoxskip32768,autoxautoxskip63488"
+if want full28; then
+  timeout 90 $B pipelines --stats --binning-policy $F28 | grep -E '^(sort_onesweep_k32_v[01] \(sort u32|multisplit_k32_v1)' | sed -E 's/.*\((sort [a-z0-9]+ values [0-9]B [a-z]+ pass|multisplit u32 values 4B 256 buckets), (tile [^|]*)\| Register Count: ([0-9]+).*/\3 \1 \2/' > "$OUT/full28-regs.md" 2>&1
+  sass_of pairs-63488 full28-sass.md $B bench sort --n 2^24 --key u32 --values 4 --trials 1 --binning-policy autoxautoxskip63488
+  for R in a b; do
+    timeout 150 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy $F28 --trials 10 --json "$OUT/full28-sort-$R.json" >> "$OUT/full28.md" 2>&1
+    timeout 60 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy auto,autoxautoxskip49152 --trials 10 --json "$OUT/full28-keys-$R.json" >> "$OUT/full28.md" 2>&1
+    timeout 60 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy auto,autoxautoxskip63488 --trials 10 --json "$OUT/full28-ms-$R.json" >> "$OUT/full28.md" 2>&1
+  done
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

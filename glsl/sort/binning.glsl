@@ -443,6 +443,27 @@ void rank_steps() {
         // next step. (Three mask rows a subgroup, rotating so that one barrier a step would
         // do, took 1.2x the time on the H200: bench/results/h200/binning/session9/1-early.)
         uint masks = gl_NumSubgroups * 256u;
+        if ((DEBUG_SKIP & 16384u) != 0u && s_tile * tile_size() + tile_size() <= pc.n) {
+            // A full tile: every element valid, nothing tested.
+            [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+                uint d = el_bucket(el[j]);
+                uint at = masks + gl_SubgroupID * 256u + d;
+                atomicOr(s_mem[at], 1u << gl_SubgroupInvocationID);
+                step_barrier();
+                uint m = s_mem[at];
+                step_barrier();
+                uint rank = bitCount(m & gl_SubgroupLtMask.x);
+                uint base = 0u;
+                if (rank == 0u) {
+                    base = atomicAdd(s_mem[row + d], uint(bitCount(m)));
+                    s_mem[at] = 0u;
+                }
+                base = subgroupShuffle(base, uint(findLSB(m)));
+                step_barrier();
+                el[j] = (d << 16) | (base + rank);
+            }
+            return;
+        }
         uint sink = 0u;
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
             uint e = el[j];
@@ -895,6 +916,9 @@ void stage_planes(uint tile) {
     }
 #endif
     if (SEQ != 0u && !bucket_is_key_function()) fill_blk();
+    if ((DEBUG_SKIP & 32768u) != 0u && SEQ != 0u && RELOAD != 0u && tile * t + t <= pc.n) {
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) s_mem[el_pos(el[j])] = uint(key_in(key_index(tile, j)));
+    } else
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint e = el[j];
         if (e == INVALID) continue;
@@ -945,11 +969,24 @@ void scatter_planes(uint tile, uint count) {
             uint i = key_index(early_tile, j);
             first_vals[j] = i < pc.n ? val_at(i) : VAL(0);
         }
+        uint vz = uint(pc.n == 0u);  // a zero the compiler cannot prove (no tile runs at n = 0)
+        if ((DEBUG_SKIP & 2048u) != 0u && count == tile_size()) {
+            // A full tile: no test a round; each round's read takes its position through the
+            // last key read (plus that zero), so the driver cannot hoist the reads.
+            uint i = gl_LocalInvocationIndex;
+            [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
+                KEY k = s_mem[i];
+                uint b = bucket_is_key_function() ? ((DEBUG_SKIP & 8192u) != 0u ? (k >> pc.shift) & 0xFFu : bucket_of(0u, k)) : blk_bucket(i);
+                pd[r / 4u] |= b << (8u * (r % 4u));
+                if (pass_writes_keys()) key_out(s_glob[b] + i, k);
+                i += wg + (k & vz);
+            }
+        } else
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
             uint i = r * wg + gl_LocalInvocationIndex;
             if (i >= count) continue;
             KEY k = s_mem[i];
-            uint b = bucket_is_key_function() ? bucket_of(0u, k) : blk_bucket(i);
+            uint b = bucket_is_key_function() ? ((DEBUG_SKIP & 8192u) != 0u ? (k >> pc.shift) & 0xFFu : bucket_of(0u, k)) : blk_bucket(i);
             pd[r / 4u] |= b << (8u * (r % 4u));
             if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) key_out(s_glob[b] + i, k);
         }
@@ -977,6 +1014,16 @@ void scatter_planes(uint tile, uint count) {
         // the bucket's, not after the store's bounds check (session 21's SASS: a round waited
         // on two shared reads in turn; H200, 2^26 pairs: 0.5% faster, session24/1-vfirst).
         uint vzero = uint(pc.n == 0u);
+        if ((DEBUG_SKIP & 4096u) != 0u && count == tile_size()) {
+            uint i = gl_LocalInvocationIndex;
+            [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
+                uint b = (pd[r / 4u] >> (8u * (r % 4u))) & 0xFFu;
+                uint val = s_mem[i];
+                vals_out[s_glob[b] + i + (val & vzero)] = val;
+                i += wg + (val & vzero);
+            }
+            return;
+        }
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
             uint i = r * wg + gl_LocalInvocationIndex;
             if (i >= count || (DEBUG_SKIP & 2u) != 0u) continue;
@@ -1044,6 +1091,13 @@ void binning_pass() {
     uint count = min(tile_size(), pc.n - tile * tile_size());
     phase_end(0xFFFFFFFFu);  // start the clock
 
+    if ((DEBUG_SKIP & 32768u) != 0u && count == tile_size()) {
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+            uint i = key_index(tile, j);
+            key[j] = key_in(i);
+            el[j] = bucket_of(i, key[j]) << 16;
+        }
+    } else
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint i = key_index(tile, j);
         key[j] = i < pc.n ? key_in(i) : KEY(0);
