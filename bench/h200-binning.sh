@@ -727,6 +727,17 @@ if want full28; then
     timeout 60 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy auto,autoxautoxskip63488 --trials 10 --json "$OUT/full28-ms-$R.json" >> "$OUT/full28.md" 2>&1
   done
 fi
+# Session 28: each workgroup's own index as its tile, no ticket (xskip65536; experiment bit),
+# alone and with the full-tile loads and staging (xskip98304), alternated, and at 2^28.
+T28="auto,autoxautoxskip65536,autoxautoxskip98304"
+if want tick28; then
+  timeout 60 $B pipelines --stats --binning-policy $T28 | grep -E '^(sort_onesweep_k32_v[01] \(sort u32|multisplit_k32_v1)' | sed -E 's/.*\((sort [a-z0-9]+ values [0-9]B [a-z]+ pass|multisplit u32 values 4B 256 buckets), (tile [^|]*)\| Register Count: ([0-9]+).*/\3 \1 \2/' > "$OUT/tick28-regs.md" 2>&1
+  for R in a b; do
+    timeout 120 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy $T28 --trials 10 --json "$OUT/tick28-sort-$R.json" >> "$OUT/tick28.md" 2>&1
+    timeout 60 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy $T28 --trials 10 --json "$OUT/tick28-ms-$R.json" >> "$OUT/tick28.md" 2>&1
+  done
+  timeout 150 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,autoxautoxskip65536 --trials 5 --json "$OUT/tick28-2e28.json" >> "$OUT/tick28.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

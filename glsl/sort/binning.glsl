@@ -1081,12 +1081,23 @@ void post_counts(uint tile, uint hist[BPT]) {
 
 void binning_pass() {
     uint lid = gl_LocalInvocationIndex;
-    if (lid == 0u) {
-        s_tile = atomicAdd(state[0], 1u);
-        s_stuck[0] = 0u;
+    uint tile;
+    if ((DEBUG_SKIP & 65536u) != 0u) {
+        // Experiment: the workgroup's own index as its tile, no ticket (no atomic round trip
+        // and barrier before the loads); the look-back's fallback keeps any order correct.
+        tile = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+        if (lid == 0u) {
+            s_tile = tile;
+            s_stuck[0] = 0u;
+        }
+    } else {
+        if (lid == 0u) {
+            s_tile = atomicAdd(state[0], 1u);
+            s_stuck[0] = 0u;
+        }
+        barrier();
+        tile = s_tile;
     }
-    barrier();
-    uint tile = s_tile;
     if (tile >= pc.num_tiles) return;  // surplus workgroup of a 2-D dispatch
     uint count = min(tile_size(), pc.n - tile * tile_size());
     phase_end(0xFFFFFFFFu);  // start the clock
