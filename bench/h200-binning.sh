@@ -738,6 +738,17 @@ if want tick28; then
   done
   timeout 150 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,autoxautoxskip65536 --trials 5 --json "$OUT/tick28-2e28.json" >> "$OUT/tick28.md" 2>&1
 fi
+# Session 28's final run: tiles by workgroup index and full-tile loads as the default, beside
+# CUB (anchors step) and tickets (xticket), with selftest and the registers.
+if want final28; then
+  timeout 60 $B pipelines --stats --binning-policy auto,autoxautoxticket | grep -E '^(sort_onesweep_k(32|64)_v[01][a-z_]* \(sort|multisplit_k32_v1|perm)' | cut -c1-260 > "$OUT/final28-regs.md" 2>&1
+  timeout 120 $B selftest > "$OUT/final28-selftest.md" 2>&1
+  timeout 150 $B bench sort --n 2^20,2^28 --key u32 --values 0,4 --trials 10 --json "$OUT/final28-sort.json" >> "$OUT/final28.md" 2>&1
+  timeout 120 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 0,4 --ranking stable,atomic --trials 10 --json "$OUT/final28-ms.json" >> "$OUT/final28.md" 2>&1
+  timeout 60 $B bench perm --n 2^28 --values 0 --ranking atomic,stable --trials 10 --json "$OUT/final28-perm.json" >> "$OUT/final28.md" 2>&1
+  timeout 60 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy autoxautoxticket --trials 10 --json "$OUT/final28-ticket.json" >> "$OUT/final28.md" 2>&1
+  timeout 60 $B bench sort --n 2^27 --key u64 --values 0 --trials 10 --json "$OUT/final28-u64.json" >> "$OUT/final28.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

@@ -118,6 +118,15 @@ layout(constant_id = 16) const uint SEQ_PLANES = 0;
 // group is read before the key scatter (scatter_planes).
 layout(constant_id = 17) const uint VAL_CHUNK = 0;
 const uint FIRST_VALS = VAL_CHUNK == 0u || VAL_CHUNK > ITEMS ? ITEMS : VAL_CHUNK;
+// 0 (the default): a workgroup's tile is its own index in the dispatch. 1 (policy flag
+// `xticket`): tiles are handed out in start order by an atomic ticket, CUB's way, which costs
+// each tile a global atomic round trip and a barrier before its first load. Either order is
+// correct: a look-back that finds a predecessor not ready for SPIN_LIMIT rounds counts that
+// tile's keys itself (the fallback), so no tile waits on one that has not started. In-order
+// dispatch (the H200) makes the walks as short as with tickets; H200, 2^26: u32 keys 1.447 ms
+// against 1.511-1.515 with tickets, pairs 2.023 against 2.065-2.069, the 256-way multisplit of
+// pairs 0.555 against 0.564-0.566 (bench/results/h200/binning/session28/3-tick28).
+layout(constant_id = 18) const uint TILE_TICKETS = 0;
 // FOLD defined (the `_fold` variants, for passes of few tiles: BinningPolicy::fold_max_tiles):
 // tile 0 scans the bucket offsets from the upfront counters (first_tile_bases) while the other
 // tiles rank, and its inclusive look-back prefixes carry them to every later tile; a trivial
@@ -443,52 +452,14 @@ void rank_steps() {
         // next step. (Three mask rows a subgroup, rotating so that one barrier a step would
         // do, took 1.2x the time on the H200: bench/results/h200/binning/session9/1-early.)
         uint masks = gl_NumSubgroups * 256u;
-        if ((DEBUG_SKIP & 16384u) != 0u && s_tile * tile_size() + tile_size() <= pc.n) {
-            // A full tile: every element valid, nothing tested.
-            [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-                uint d = el_bucket(el[j]);
-                uint at = masks + gl_SubgroupID * 256u + d;
-                atomicOr(s_mem[at], 1u << gl_SubgroupInvocationID);
-                step_barrier();
-                uint m = s_mem[at];
-                step_barrier();
-                uint rank = bitCount(m & gl_SubgroupLtMask.x);
-                uint base = 0u;
-                if (rank == 0u) {
-                    base = atomicAdd(s_mem[row + d], uint(bitCount(m)));
-                    s_mem[at] = 0u;
-                }
-                base = subgroupShuffle(base, uint(findLSB(m)));
-                step_barrier();
-                el[j] = (d << 16) | (base + rank);
-            }
-            return;
-        }
-        uint sink = 0u;
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
             uint e = el[j];
             bool valid = e != INVALID;
             uint d = el_bucket(e);
             uint at = masks + gl_SubgroupID * 256u + d;
-            if ((DEBUG_SKIP & 512u) != 0u) {
-                if (valid) sink |= atomicOr(s_mem[at], 1u << gl_SubgroupInvocationID);
-            } else {
-                if (valid) atomicOr(s_mem[at], 1u << gl_SubgroupInvocationID);
-            }
+            if (valid) atomicOr(s_mem[at], 1u << gl_SubgroupInvocationID);
             step_barrier();
             uint m = valid ? s_mem[at] : 0u;
-            if ((DEBUG_SKIP & 1024u) != 0u) {
-                uint base = valid ? s_mem[row + d] : 0u;
-                step_barrier();
-                uint rank = bitCount(m & gl_SubgroupLtMask.x);
-                if (valid && rank == 0u) {
-                    s_mem[row + d] = base + uint(bitCount(m));
-                    s_mem[at] = 0u;
-                }
-                step_barrier();
-                if (valid) el[j] = (d << 16) | (base + rank);
-                continue;
-            }
             step_barrier();
             uint rank = bitCount(m & gl_SubgroupLtMask.x);
             uint base = 0u;
@@ -500,7 +471,6 @@ void rank_steps() {
             step_barrier();
             if (valid) el[j] = (d << 16) | (base + rank);
         }
-        if ((DEBUG_SKIP & 512u) != 0u) el[0] |= sink & uint(pc.n == 0u);
         return;
     }
     match_peers();
@@ -916,7 +886,8 @@ void stage_planes(uint tile) {
     }
 #endif
     if (SEQ != 0u && !bucket_is_key_function()) fill_blk();
-    if ((DEBUG_SKIP & 32768u) != 0u && SEQ != 0u && RELOAD != 0u && tile * t + t <= pc.n) {
+    // A full tile stages without a test an element (planes in sequence, keys read again).
+    if (SEQ != 0u && RELOAD != 0u && tile * t + t <= pc.n) {
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) s_mem[el_pos(el[j])] = uint(key_in(key_index(tile, j)));
     } else
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
@@ -969,24 +940,11 @@ void scatter_planes(uint tile, uint count) {
             uint i = key_index(early_tile, j);
             first_vals[j] = i < pc.n ? val_at(i) : VAL(0);
         }
-        uint vz = uint(pc.n == 0u);  // a zero the compiler cannot prove (no tile runs at n = 0)
-        if ((DEBUG_SKIP & 2048u) != 0u && count == tile_size()) {
-            // A full tile: no test a round; each round's read takes its position through the
-            // last key read (plus that zero), so the driver cannot hoist the reads.
-            uint i = gl_LocalInvocationIndex;
-            [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
-                KEY k = s_mem[i];
-                uint b = bucket_is_key_function() ? ((DEBUG_SKIP & 8192u) != 0u ? (k >> pc.shift) & 0xFFu : bucket_of(0u, k)) : blk_bucket(i);
-                pd[r / 4u] |= b << (8u * (r % 4u));
-                if (pass_writes_keys()) key_out(s_glob[b] + i, k);
-                i += wg + (k & vz);
-            }
-        } else
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
             uint i = r * wg + gl_LocalInvocationIndex;
             if (i >= count) continue;
             KEY k = s_mem[i];
-            uint b = bucket_is_key_function() ? ((DEBUG_SKIP & 8192u) != 0u ? (k >> pc.shift) & 0xFFu : bucket_of(0u, k)) : blk_bucket(i);
+            uint b = bucket_is_key_function() ? bucket_of(0u, k) : blk_bucket(i);
             pd[r / 4u] |= b << (8u * (r % 4u));
             if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) key_out(s_glob[b] + i, k);
         }
@@ -1014,16 +972,6 @@ void scatter_planes(uint tile, uint count) {
         // the bucket's, not after the store's bounds check (session 21's SASS: a round waited
         // on two shared reads in turn; H200, 2^26 pairs: 0.5% faster, session24/1-vfirst).
         uint vzero = uint(pc.n == 0u);
-        if ((DEBUG_SKIP & 4096u) != 0u && count == tile_size()) {
-            uint i = gl_LocalInvocationIndex;
-            [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
-                uint b = (pd[r / 4u] >> (8u * (r % 4u))) & 0xFFu;
-                uint val = s_mem[i];
-                vals_out[s_glob[b] + i + (val & vzero)] = val;
-                i += wg + (val & vzero);
-            }
-            return;
-        }
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
             uint i = r * wg + gl_LocalInvocationIndex;
             if (i >= count || (DEBUG_SKIP & 2u) != 0u) continue;
@@ -1082,12 +1030,10 @@ void post_counts(uint tile, uint hist[BPT]) {
 void binning_pass() {
     uint lid = gl_LocalInvocationIndex;
     uint tile;
-    if ((DEBUG_SKIP & 65536u) != 0u) {
-        // Experiment: the workgroup's own index as its tile, no ticket (no atomic round trip
-        // and barrier before the loads); the look-back's fallback keeps any order correct.
+    if (TILE_TICKETS == 0u) {
         tile = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
         if (lid == 0u) {
-            s_tile = tile;
+            s_tile = tile;  // read after later barriers
             s_stuck[0] = 0u;
         }
     } else {
@@ -1102,17 +1048,21 @@ void binning_pass() {
     uint count = min(tile_size(), pc.n - tile * tile_size());
     phase_end(0xFFFFFFFFu);  // start the clock
 
-    if ((DEBUG_SKIP & 32768u) != 0u && count == tile_size()) {
+    // A full tile loads without a test an element (as two copies of the loop: the H200's
+    // driver then kept no per-element bounds state, 46-57 registers for keys' passes
+    // against 60-62 and 60 for pairs against 63; session28/3-tick28).
+    if (count == tile_size()) {
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
             uint i = key_index(tile, j);
             key[j] = key_in(i);
             el[j] = bucket_of(i, key[j]) << 16;
         }
-    } else
-    [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-        uint i = key_index(tile, j);
-        key[j] = i < pc.n ? key_in(i) : KEY(0);
-        el[j] = i < pc.n ? bucket_of(i, key[j]) << 16 : INVALID;
+    } else {
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+            uint i = key_index(tile, j);
+            key[j] = i < pc.n ? key_in(i) : KEY(0);
+            el[j] = i < pc.n ? bucket_of(i, key[j]) << 16 : INVALID;
+        }
     }
 
     // Every element is in the same bucket: the pass is a stable copy (FOLD: tile 0 writes the
