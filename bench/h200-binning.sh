@@ -699,6 +699,8 @@ step tot27-u64 60 $B bench sort --n 2^20 --key u64 --values 0,4 --binning-policy
 step lookback27 150 $B bench sort --n 2^20,2^22,2^26 --key u32 --values 0,4 --binning-policy autoxautoxclocks,autoxautoxclocksxlb4,autoxautoxclocksxlb16 --trials 10 --json "$OUT/lookback27.json"
 # Upfront-histogram workgroups of 256, 512 and 1024 invocations against 128 (`xhwN`).
 step hw26 200 $B bench sort --n 2^20,2^22,2^24 --key u32 --values 0,4 --binning-policy auto,autoxautoxhw256,autoxautoxhw512,autoxautoxhw1024 --trials 10 --profile --json "$OUT/hw26.json"
+# (Ran on session 28's experiment builds; those bits are gone from the code, kept in
+# bench/results/h200/binning/session28/experiments.patch.)
 # Session 28: the shared-memory peer match's step without the driver's uniform-address path
 # for its atomicOr (xskip512: the OR's result is used) and without the leader's atomicAdd and
 # shuffle (xskip1024: each lane reads its row's word beside the mask word, the leader writes
@@ -713,6 +715,8 @@ if want rank28; then
     timeout 90 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy $R28 --trials 10 --json "$OUT/rank28-ms-$R.json" >> "$OUT/rank28.md" 2>&1
   done
 fi
+# (Ran on session 28's experiment builds; those bits are gone from the code, kept in
+# bench/results/h200/binning/session28/experiments.patch.)
 # Session 28: full-tile variants with fewer instructions a round (experiment bits): 2048 the key
 # scatter without a test a round, each read chained to the last key; 4096 the value scatter
 # likewise; 8192 the digit masked with 0xFF (8-bit passes only); 16384 the stable ranking
@@ -727,6 +731,8 @@ if want full28; then
     timeout 60 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy auto,autoxautoxskip63488 --trials 10 --json "$OUT/full28-ms-$R.json" >> "$OUT/full28.md" 2>&1
   done
 fi
+# (Ran on session 28's experiment builds; those bits are gone from the code, kept in
+# bench/results/h200/binning/session28/experiments.patch.)
 # Session 28: each workgroup's own index as its tile, no ticket (xskip65536; experiment bit),
 # alone and with the full-tile loads and staging (xskip98304), alternated, and at 2^28.
 T28="auto,autoxautoxskip65536,autoxautoxskip98304"

@@ -381,6 +381,36 @@ fn all_planes_staged_at_once() {
 }
 
 #[test]
+fn tiles_by_index_or_ticket() {
+    // Tiles by workgroup index (`xindex`, the default on NVIDIA) and from the atomic ticket
+    // (`xticket`, the default elsewhere): full tiles, which load and stage without a test an
+    // element, and a partial last tile, which tests each; keys and pairs, forced fallbacks.
+    // Lavapipe does not start workgroups in index order, so index tiles here also walk back
+    // to predecessors not yet started and count them (the fallback).
+    let ctx = common::ctx();
+    for policy in ["64x16xindex", "64x16xticket"] {
+        let policy = BinningPolicy::parse(policy).unwrap();
+        for (i, key) in [KeyType::U32, KeyType::I64].into_iter().enumerate() {
+            for values in [0, 4] {
+                let mut d = SortDesc::new(key, 1);
+                d.policy = policy;
+                d.value_bytes = values;
+                let plan = SortPlan::new(&ctx, d.clone()).unwrap();
+                assert_eq!(plan.policy_label().contains("index tiles"), policy.tickets == Some(false), "{}", plan.policy_label());
+                let t = plan.tile_keys();
+                for (j, n) in [t, 3 * t, 9 * t + 5, 12 * t].into_iter().enumerate() {
+                    d.n = n;
+                    d.descending = (i + j) % 2 == 1;
+                    d.force_fallback_period = if j == 3 { 3 } else { 0 };
+                    check(&d, if j == 1 { KeyPattern::FewDistinct } else { KeyPattern::Random }, n + j as u64);
+                }
+            }
+        }
+    }
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
 fn pairs_at_tile_edges() {
     let ctx = common::ctx();
     // One element, and one tile (1,024 at 64x16 on every width) less one, exactly, plus one.

@@ -118,14 +118,15 @@ layout(constant_id = 16) const uint SEQ_PLANES = 0;
 // group is read before the key scatter (scatter_planes).
 layout(constant_id = 17) const uint VAL_CHUNK = 0;
 const uint FIRST_VALS = VAL_CHUNK == 0u || VAL_CHUNK > ITEMS ? ITEMS : VAL_CHUNK;
-// 0 (the default): a workgroup's tile is its own index in the dispatch. 1 (policy flag
-// `xticket`): tiles are handed out in start order by an atomic ticket, CUB's way, which costs
-// each tile a global atomic round trip and a barrier before its first load. Either order is
-// correct: a look-back that finds a predecessor not ready for SPIN_LIMIT rounds counts that
-// tile's keys itself (the fallback), so no tile waits on one that has not started. In-order
-// dispatch (the H200) makes the walks as short as with tickets; H200, 2^26: u32 keys 1.447 ms
-// against 1.511-1.515 with tickets, pairs 2.023 against 2.065-2.069, the 256-way multisplit of
-// pairs 0.555 against 0.564-0.566 (bench/results/h200/binning/session28/3-tick28).
+// 0: a workgroup's tile is its own index in the dispatch (the default on NVIDIA, `xindex`).
+// 1: tiles are handed out in start order by an atomic ticket (`xticket`, the default
+// elsewhere), CUB's way, which costs each tile a global atomic round trip and a barrier before
+// its first load. Either order is correct: a look-back that finds a predecessor not ready for
+// SPIN_LIMIT rounds counts that tile's keys itself (the fallback), so no tile waits on one that
+// has not started; but where workgroups do not start in index order (lavapipe) that costs
+// index tiles dearly. H200, 2^26, index tiles: u32 keys 1.447 ms against 1.511-1.515 with
+// tickets, pairs 2.023 against 2.065-2.069, the 256-way multisplit of pairs 0.555 against
+// 0.564-0.566 (bench/results/h200/binning/session28/3-tick28; BinningPolicy::tickets).
 layout(constant_id = 18) const uint TILE_TICKETS = 0;
 // FOLD defined (the `_fold` variants, for passes of few tiles: BinningPolicy::fold_max_tiles):
 // tile 0 scans the bucket offsets from the upfront counters (first_tile_bases) while the other
@@ -887,9 +888,11 @@ void stage_planes(uint tile) {
 #endif
     if (SEQ != 0u && !bucket_is_key_function()) fill_blk();
     // A full tile stages without a test an element (planes in sequence, keys read again).
+#ifndef PERM_IDS
     if (SEQ != 0u && RELOAD != 0u && tile * t + t <= pc.n) {
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) s_mem[el_pos(el[j])] = uint(key_in(key_index(tile, j)));
     } else
+#endif
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint e = el[j];
         if (e == INVALID) continue;
@@ -1030,13 +1033,19 @@ void post_counts(uint tile, uint hist[BPT]) {
 void binning_pass() {
     uint lid = gl_LocalInvocationIndex;
     uint tile;
+    // (The permutation of indices keeps the ticket and the tests an element below: its
+    // default mode ran 6.55 ms at 2^28 with both, against 6.04 before them, its reproducible
+    // mode 6.36 against 7.24; session28/4-final28, the two changes not yet told apart.)
+#ifndef PERM_IDS
     if (TILE_TICKETS == 0u) {
         tile = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
         if (lid == 0u) {
             s_tile = tile;  // read after later barriers
             s_stuck[0] = 0u;
         }
-    } else {
+    } else
+#endif
+    {
         if (lid == 0u) {
             s_tile = atomicAdd(state[0], 1u);
             s_stuck[0] = 0u;
@@ -1051,13 +1060,16 @@ void binning_pass() {
     // A full tile loads without a test an element (as two copies of the loop: the H200's
     // driver then kept no per-element bounds state, 46-57 registers for keys' passes
     // against 60-62 and 60 for pairs against 63; session28/3-tick28).
+#ifndef PERM_IDS
     if (count == tile_size()) {
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
             uint i = key_index(tile, j);
             key[j] = key_in(i);
             el[j] = bucket_of(i, key[j]) << 16;
         }
-    } else {
+    } else
+#endif
+    {
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
             uint i = key_index(tile, j);
             key[j] = i < pc.n ? key_in(i) : KEY(0);

@@ -223,16 +223,19 @@ pub struct BinningPolicy {
     /// every key itself where the totals stay incomplete past the spin limit.
     #[serde(default)]
     pub totals_max_tiles: Option<u32>,
-    /// Tiles handed out in start order by an atomic ticket (`xticket`), CUB's way, rather than
-    /// each workgroup taking its own dispatch index (the default). Either order is correct:
-    /// a look-back that finds a predecessor not ready for the spin limit counts that tile
-    /// itself. The ticket costs each tile a global atomic round trip and a barrier before
-    /// its first load; H200 at 2^26 without it: u32 keys 1.447 ms against 1.511-1.515,
-    /// pairs 2.023 against 2.065-2.069, the 256-way multisplit of pairs 0.555 against
-    /// 0.564-0.566 (bench/results/h200/binning/session28/3-tick28). On a device that starts
-    /// workgroups far out of index order the tickets may be faster.
+    /// Tiles handed out in start order by an atomic ticket (`xticket`, CUB's way), or each
+    /// workgroup taking its own dispatch index as its tile (`xindex`). Either order is
+    /// correct: a look-back that finds a predecessor not ready for the spin limit counts that
+    /// tile itself. The ticket costs each tile a global atomic round trip and a barrier
+    /// before its first load; H200 at 2^26 without it: u32 keys 1.447 ms against
+    /// 1.511-1.515, pairs 2.023 against 2.065-2.069, the 256-way multisplit of pairs 0.555
+    /// against 0.564-0.566 (bench/results/h200/binning/session28/3-tick28). But where
+    /// workgroups do not start in index order, tiles wait the spin limit for predecessors
+    /// that have not started and then count them: lavapipe's sort tests ran over ten times
+    /// as long. So `None` (the default) takes the index on NVIDIA GPUs, which start
+    /// workgroups in index order, and the ticket elsewhere.
     #[serde(default)]
-    pub tickets: bool,
+    pub tickets: Option<bool>,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -311,7 +314,7 @@ impl Default for BinningPolicy {
             value_chunk: default_value_chunk(),
             fold_max_tiles: default_fold_max_tiles(),
             totals_max_tiles: None,
-            tickets: false,
+            tickets: None,
         }
     }
 }
@@ -353,7 +356,7 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket][xhscalar][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xindex][xhscalar][xclocks]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
@@ -361,11 +364,11 @@ impl BinningPolicy {
     /// [`BinningPolicy::late_counts`]; `noseq`: [`BinningPolicy::sequential_planes`] off;
     /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `crN`:
     /// [`BinningPolicy::second_pass_tiles`]; `vcN`: [`BinningPolicy::value_chunk`]; `lbN`: the look-back window; `hgN`: the upfront
-    /// histogram's workgroups; `hwN`: [`BinningPolicy::histogram_workgroup`]; `foldN`: [`BinningPolicy::fold_max_tiles`]; `totN`: [`BinningPolicy::totals_max_tiles`]; `ticket`: [`BinningPolicy::tickets`]; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
+    /// histogram's workgroups; `hwN`: [`BinningPolicy::histogram_workgroup`]; `foldN`: [`BinningPolicy::fold_max_tiles`]; `totN`: [`BinningPolicy::totals_max_tiles`]; `ticket`, `index`: [`BinningPolicy::tickets`]; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
     /// `clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xindex][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -392,7 +395,8 @@ impl BinningPolicy {
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("fold") => p.fold_max_tiles = r[4..].parse().map_err(|_| bad())?,
                 (r, _) if r.starts_with("tot") => p.totals_max_tiles = Some(r[3..].parse().map_err(|_| bad())?),
-                ("ticket", _) => p.tickets = true,
+                ("ticket", _) => p.tickets = Some(true),
+                ("index", _) => p.tickets = Some(false),
                 ("hscalar", _) => p.histogram_scalar_loads = true,
                 ("clocks", _) => p.phase_clocks = true,
                 (_, Some(n)) => p.debug_skip = n.parse().map_err(|_| bad())?,
@@ -422,7 +426,8 @@ impl BinningPolicy {
             (self.histogram_workgroup != d.histogram_workgroup, format!("xhw{}", self.histogram_workgroup)),
             (self.fold_max_tiles != d.fold_max_tiles, format!("xfold{}", self.fold_max_tiles)),
             (self.totals_max_tiles.is_some(), format!("xtot{}", self.totals_max_tiles.unwrap_or(0))),
-            (self.tickets, "xticket".into()),
+            (self.tickets == Some(true), "xticket".into()),
+            (self.tickets == Some(false), "xindex".into()),
             (self.histogram_scalar_loads, "xhscalar".into()),
             (self.phase_clocks, "xclocks".into())]
         {
@@ -455,7 +460,7 @@ pub(crate) struct BinningPass {
     pub ranking: &'static str,
     pub debug_skip: u32,
     pub phase_clocks: bool,
-    /// Tiles from an atomic ticket ([`BinningPolicy::tickets`]).
+    /// Tiles from an atomic ticket, not the workgroup index ([`BinningPolicy::tickets`]).
     pub tickets: bool,
     pub stage_all: bool,
     pub lookback_window: u32,
@@ -600,6 +605,8 @@ impl BinningPass {
             if totals { "_tot" } else { "" }
         );
         let shader = gpu::shaders::name(&name).ok_or_else(|| Error::Invalid(format!("{what}: no shader variant {name}")))?;
+        // NVIDIA's vendor id: its GPUs start workgroups in index order.
+        let tickets = p.tickets.unwrap_or(info.vendor_id != 0x10de);
         let pipeline = ctx.pipeline(PipelineKey {
             shader,
             spec: vec![
@@ -621,7 +628,7 @@ impl BinningPass {
                 kernel.role,
                 sequential as u32,
                 if sequential { value_chunk } else { 0 },
-                p.tickets as u32,
+                tickets as u32,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -643,7 +650,7 @@ impl BinningPass {
             ranking,
             debug_skip: p.debug_skip,
             phase_clocks: p.phase_clocks,
-            tickets: p.tickets,
+            tickets,
             stage_all: p.stage_all,
             lookback_window: p.lookback_window,
             reload: p.reload,
@@ -662,9 +669,9 @@ impl BinningPass {
     pub fn label(&self) -> String {
         let skip = if self.debug_skip != 0 { format!(", skip {}", self.debug_skip) } else { String::new() };
         let clocks = match (self.tickets, self.phase_clocks) {
-            (true, true) => ", tickets, clocks",
-            (true, false) => ", tickets",
-            (false, true) => ", clocks",
+            (false, true) => ", index tiles, clocks",
+            (false, false) => ", index tiles",
+            (true, true) => ", clocks",
             _ => "",
         };
         let planes = if self.stage_all { ", planes" } else { "" };
@@ -728,7 +735,7 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "512x10xnoseq", "autoxautoxcr0", "64x8xballotsxlate", "64x15xkeepxlatexlb4", "448x16xvc16", "autoxautoxcr0xvc1", "autoxautoxhg256xhw512", "autoxautoxfold64xtot0", "autoxautoxtot255xclocks", "autoxautoxticket", "64x8xtot4xticketxclocks"] {
+        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "512x10xnoseq", "autoxautoxcr0", "64x8xballotsxlate", "64x15xkeepxlatexlb4", "448x16xvc16", "autoxautoxcr0xvc1", "autoxautoxhg256xhw512", "autoxautoxfold64xtot0", "autoxautoxtot255xclocks", "autoxautoxticket", "64x8xtot4xticketxclocks", "64x16xindex"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);
