@@ -224,7 +224,7 @@ struct BenchArgs {
     #[arg(long, value_delimiter = ',')]
     policy: Vec<String>,
     /// Binning-pass policies of sort, multisplit and permutation to compare, `auto` or
-    /// WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xindex][xhscalar][xclocks][xskipN]
+    /// WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks][xskipN]
     /// (default: auto, 512x16 for 4-byte keys alone and for 4-byte pairs (their key and
     /// value planes through shared memory in sequence, the values read `xvcN` = 8 a lane at
     /// a time; `xnoseq`: both planes at once), 448x13 for
@@ -243,7 +243,7 @@ struct BenchArgs {
     /// passes all fold and have at most N tiles (at most 255) has no upfront histogram, its
     /// tiles adding their counts to each pass's totals for tile 0 (default: the device's SM
     /// or CU count where the driver reports it, else never; 0: never); `xticket` hands tiles
-    /// out by an atomic ticket in start order and `xindex` makes each workgroup's index its
+    /// out by an atomic ticket in start order and `xnoticket` makes each workgroup's index its
     /// tile (default: the index on NVIDIA GPUs, the ticket elsewhere); `xhscalar` makes the
     /// histogram load one key at a time instead of 16 bytes; `xclocks` times the sort's
     /// binning phases with VK_KHR_shader_clock and counts invocation 0's look-back (rounds

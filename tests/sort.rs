@@ -382,13 +382,13 @@ fn all_planes_staged_at_once() {
 
 #[test]
 fn tiles_by_index_or_ticket() {
-    // Tiles by workgroup index (`xindex`, the default on NVIDIA) and from the atomic ticket
+    // Tiles by workgroup index (`xnoticket`, the default on NVIDIA) and from the atomic ticket
     // (`xticket`, the default elsewhere): full tiles, which load and stage without a test an
     // element, and a partial last tile, which tests each; keys and pairs, forced fallbacks.
     // Lavapipe does not start workgroups in index order, so index tiles here also walk back
     // to predecessors not yet started and count them (the fallback).
     let ctx = common::ctx();
-    for policy in ["64x16xindex", "64x16xticket"] {
+    for policy in ["64x16xnoticket", "64x16xticket"] {
         let policy = BinningPolicy::parse(policy).unwrap();
         for (i, key) in [KeyType::U32, KeyType::I64].into_iter().enumerate() {
             for values in [0, 4] {

@@ -118,7 +118,7 @@ layout(constant_id = 16) const uint SEQ_PLANES = 0;
 // group is read before the key scatter (scatter_planes).
 layout(constant_id = 17) const uint VAL_CHUNK = 0;
 const uint FIRST_VALS = VAL_CHUNK == 0u || VAL_CHUNK > ITEMS ? ITEMS : VAL_CHUNK;
-// 0: a workgroup's tile is its own index in the dispatch (the default on NVIDIA, `xindex`).
+// 0: a workgroup's tile is its own index in the dispatch (the default on NVIDIA, `xnoticket`).
 // 1: tiles are handed out in start order by an atomic ticket (`xticket`, the default
 // elsewhere), CUB's way, which costs each tile a global atomic round trip and a barrier before
 // its first load. Either order is correct: a look-back that finds a predecessor not ready for

@@ -224,7 +224,7 @@ pub struct BinningPolicy {
     #[serde(default)]
     pub totals_max_tiles: Option<u32>,
     /// Tiles handed out in start order by an atomic ticket (`xticket`, CUB's way), or each
-    /// workgroup taking its own dispatch index as its tile (`xindex`). Either order is
+    /// workgroup taking its own dispatch index as its tile (`xnoticket`). Either order is
     /// correct: a look-back that finds a predecessor not ready for the spin limit counts that
     /// tile itself. The ticket costs each tile a global atomic round trip and a barrier
     /// before its first load; H200 at 2^26 without it: u32 keys 1.447 ms against
@@ -356,7 +356,7 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xindex][xhscalar][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
@@ -364,11 +364,11 @@ impl BinningPolicy {
     /// [`BinningPolicy::late_counts`]; `noseq`: [`BinningPolicy::sequential_planes`] off;
     /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `crN`:
     /// [`BinningPolicy::second_pass_tiles`]; `vcN`: [`BinningPolicy::value_chunk`]; `lbN`: the look-back window; `hgN`: the upfront
-    /// histogram's workgroups; `hwN`: [`BinningPolicy::histogram_workgroup`]; `foldN`: [`BinningPolicy::fold_max_tiles`]; `totN`: [`BinningPolicy::totals_max_tiles`]; `ticket`, `index`: [`BinningPolicy::tickets`]; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
+    /// histogram's workgroups; `hwN`: [`BinningPolicy::histogram_workgroup`]; `foldN`: [`BinningPolicy::fold_max_tiles`]; `totN`: [`BinningPolicy::totals_max_tiles`]; `ticket`, `noticket`: [`BinningPolicy::tickets`]; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
     /// `clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xindex][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -396,7 +396,7 @@ impl BinningPolicy {
                 (r, _) if r.starts_with("fold") => p.fold_max_tiles = r[4..].parse().map_err(|_| bad())?,
                 (r, _) if r.starts_with("tot") => p.totals_max_tiles = Some(r[3..].parse().map_err(|_| bad())?),
                 ("ticket", _) => p.tickets = Some(true),
-                ("index", _) => p.tickets = Some(false),
+                ("noticket", _) => p.tickets = Some(false),
                 ("hscalar", _) => p.histogram_scalar_loads = true,
                 ("clocks", _) => p.phase_clocks = true,
                 (_, Some(n)) => p.debug_skip = n.parse().map_err(|_| bad())?,
@@ -427,7 +427,7 @@ impl BinningPolicy {
             (self.fold_max_tiles != d.fold_max_tiles, format!("xfold{}", self.fold_max_tiles)),
             (self.totals_max_tiles.is_some(), format!("xtot{}", self.totals_max_tiles.unwrap_or(0))),
             (self.tickets == Some(true), "xticket".into()),
-            (self.tickets == Some(false), "xindex".into()),
+            (self.tickets == Some(false), "xnoticket".into()),
             (self.histogram_scalar_loads, "xhscalar".into()),
             (self.phase_clocks, "xclocks".into())]
         {
@@ -735,7 +735,7 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "512x10xnoseq", "autoxautoxcr0", "64x8xballotsxlate", "64x15xkeepxlatexlb4", "448x16xvc16", "autoxautoxcr0xvc1", "autoxautoxhg256xhw512", "autoxautoxfold64xtot0", "autoxautoxtot255xclocks", "autoxautoxticket", "64x8xtot4xticketxclocks", "64x16xindex"] {
+        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "512x10xnoseq", "autoxautoxcr0", "64x8xballotsxlate", "64x15xkeepxlatexlb4", "448x16xvc16", "autoxautoxcr0xvc1", "autoxautoxhg256xhw512", "autoxautoxfold64xtot0", "autoxautoxtot255xclocks", "autoxautoxticket", "64x8xtot4xticketxclocks", "64x16xnoticket"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);
