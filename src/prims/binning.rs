@@ -668,12 +668,8 @@ impl BinningPass {
     /// "tile 7680 (512x15, partitioned)": for result rows.
     pub fn label(&self) -> String {
         let skip = if self.debug_skip != 0 { format!(", skip {}", self.debug_skip) } else { String::new() };
-        let clocks = match (self.tickets, self.phase_clocks) {
-            (false, true) => ", index tiles, clocks",
-            (false, false) => ", index tiles",
-            (true, true) => ", clocks",
-            _ => "",
-        };
+        let tiles = if self.tickets { "" } else { ", index tiles" };
+        let clocks = if self.phase_clocks { ", clocks" } else { "" };
         let planes = if self.stage_all { ", planes" } else { "" };
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
         let reload = if self.reload { "" } else { ", kept" };
@@ -687,7 +683,7 @@ impl BinningPass {
             true => ", planes in sequence".into(),
             false => planes.into(),
         };
-        format!("tile {} ({}x{}, {}{reload}{planes}{window}{fold}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
+        format!("tile {} ({}x{}, {}{reload}{planes}{window}{fold}{tiles}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }
 
