@@ -755,6 +755,18 @@ if want final28; then
   timeout 60 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy autoxautoxticket --trials 10 --json "$OUT/final28-ticket.json" >> "$OUT/final28.md" 2>&1
   timeout 60 $B bench sort --n 2^27 --key u64 --values 0 --trials 10 --json "$OUT/final28-u64.json" >> "$OUT/final28.md" 2>&1
 fi
+# Session 29: the next pass's digits counted in each digit pass (xinpass), so the upfront
+# histogram counts the first pass's alone; registers, and 2^28 sorts with per-kernel profiles,
+# alternated; pair tiles of 384 (three workgroups an SM at 56 registers or fewer).
+I29="auto,autoxautoxinpass"
+if want inpass29; then
+  timeout 60 $B pipelines --stats --binning-policy $I29,384x14,384x15 | grep -E '^(sort_onesweep_k(32|64)_v[01] \(sort [ui](32|64) values|multisplit_k32_v1)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-260 > "$OUT/inpass29-regs.md" 2>&1
+  for R in a b; do
+    timeout 120 $B bench sort --n 2^28 --key u32 --values 0,4 --binning-policy $I29 --trials 10 --profile --json "$OUT/inpass29-sort-$R.json" >> "$OUT/inpass29.md" 2>&1
+  done
+  timeout 60 $B bench sort --n 2^27 --key u64 --values 0 --binning-policy $I29 --trials 10 --profile --json "$OUT/inpass29-u64.json" >> "$OUT/inpass29.md" 2>&1
+  timeout 60 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,384x14,384x15 --trials 10 --json "$OUT/inpass29-tiles.json" >> "$OUT/inpass29.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

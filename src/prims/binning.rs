@@ -236,6 +236,11 @@ pub struct BinningPolicy {
     /// workgroups in index order, and the ticket elsewhere.
     #[serde(default)]
     pub tickets: Option<bool>,
+    /// Sorts: each digit pass counts the next pass's digits (`xinpass`), so the upfront
+    /// histogram counts the first pass's alone: one shared atomic an element in each pass
+    /// instead of one a digit a key upfront, and an offsets dispatch before each pass.
+    #[serde(default)]
+    pub in_pass_counts: bool,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -315,6 +320,7 @@ impl Default for BinningPolicy {
             fold_max_tiles: default_fold_max_tiles(),
             totals_max_tiles: None,
             tickets: None,
+            in_pass_counts: false,
         }
     }
 }
@@ -356,7 +362,7 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xinpass][xclocks]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
@@ -364,11 +370,11 @@ impl BinningPolicy {
     /// [`BinningPolicy::late_counts`]; `noseq`: [`BinningPolicy::sequential_planes`] off;
     /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `crN`:
     /// [`BinningPolicy::second_pass_tiles`]; `vcN`: [`BinningPolicy::value_chunk`]; `lbN`: the look-back window; `hgN`: the upfront
-    /// histogram's workgroups; `hwN`: [`BinningPolicy::histogram_workgroup`]; `foldN`: [`BinningPolicy::fold_max_tiles`]; `totN`: [`BinningPolicy::totals_max_tiles`]; `ticket`, `noticket`: [`BinningPolicy::tickets`]; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
+    /// histogram's workgroups; `hwN`: [`BinningPolicy::histogram_workgroup`]; `foldN`: [`BinningPolicy::fold_max_tiles`]; `totN`: [`BinningPolicy::totals_max_tiles`]; `ticket`, `noticket`: [`BinningPolicy::tickets`]; `hscalar`: [`BinningPolicy::histogram_scalar_loads`]; `inpass`: [`BinningPolicy::in_pass_counts`];
     /// `clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xinpass][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -398,6 +404,7 @@ impl BinningPolicy {
                 ("ticket", _) => p.tickets = Some(true),
                 ("noticket", _) => p.tickets = Some(false),
                 ("hscalar", _) => p.histogram_scalar_loads = true,
+                ("inpass", _) => p.in_pass_counts = true,
                 ("clocks", _) => p.phase_clocks = true,
                 (_, Some(n)) => p.debug_skip = n.parse().map_err(|_| bad())?,
                 _ => return Err(bad()),
@@ -429,6 +436,7 @@ impl BinningPolicy {
             (self.tickets == Some(true), "xticket".into()),
             (self.tickets == Some(false), "xnoticket".into()),
             (self.histogram_scalar_loads, "xhscalar".into()),
+            (self.in_pass_counts, "xinpass".into()),
             (self.phase_clocks, "xclocks".into())]
         {
             if on {
@@ -474,6 +482,9 @@ pub(crate) struct BinningPass {
     /// Tile 0 takes the bucket totals from the tiles, not from an upfront histogram
     /// ([`BinningPolicy::totals_max_tiles`]).
     pub totals: bool,
+    /// The pipeline counts the next pass's digits where its push constants ask
+    /// ([`BinningPolicy::in_pass_counts`]).
+    pub counts_next: bool,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -500,6 +511,9 @@ pub(crate) struct BinningKernel<'a> {
     pub role: u32,
     /// The shader has `_fold_tot` variants (a sort's own passes: [`BinningPolicy::totals_max_tiles`]).
     pub totals: bool,
+    /// The pass may count the next pass's digits (glsl/sort/onesweep.comp, COUNT_NEXT; a
+    /// sort's own passes with [`BinningPolicy::in_pass_counts`]); not where it folds.
+    pub count_next: bool,
 }
 
 impl BinningPass {
@@ -607,6 +621,8 @@ impl BinningPass {
         let shader = gpu::shaders::name(&name).ok_or_else(|| Error::Invalid(format!("{what}: no shader variant {name}")))?;
         // NVIDIA's vendor id: its GPUs start workgroups in index order.
         let tickets = p.tickets.unwrap_or(info.vendor_id != 0x10de);
+        // (A folding tile 0 uses the shared words that count the next pass's digits.)
+        let counts_next = kernel.count_next && !fold;
         let pipeline = ctx.pipeline(PipelineKey {
             shader,
             spec: vec![
@@ -629,6 +645,7 @@ impl BinningPass {
                 sequential as u32,
                 if sequential { value_chunk } else { 0 },
                 tickets as u32,
+                counts_next as u32,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -658,6 +675,7 @@ impl BinningPass {
             value_chunk,
             fold,
             totals,
+            counts_next,
             pipeline,
         })
     }
@@ -731,7 +749,7 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "512x10xnoseq", "autoxautoxcr0", "64x8xballotsxlate", "64x15xkeepxlatexlb4", "448x16xvc16", "autoxautoxcr0xvc1", "autoxautoxhg256xhw512", "autoxautoxfold64xtot0", "autoxautoxtot255xclocks", "autoxautoxticket", "64x8xtot4xticketxclocks", "64x16xnoticket"] {
+        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "512x10xnoseq", "autoxautoxcr0", "64x8xballotsxlate", "64x15xkeepxlatexlb4", "448x16xvc16", "autoxautoxcr0xvc1", "autoxautoxhg256xhw512", "autoxautoxfold64xtot0", "autoxautoxtot255xclocks", "autoxautoxticket", "64x8xtot4xticketxclocks", "64x16xnoticket", "autoxautoxinpass", "64x8xnoticketxinpassxclocks"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);
