@@ -767,6 +767,15 @@ if want inpass29; then
   timeout 60 $B bench sort --n 2^27 --key u64 --values 0 --binning-policy $I29 --trials 10 --profile --json "$OUT/inpass29-u64.json" >> "$OUT/inpass29.md" 2>&1
   timeout 60 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,384x14,384x15 --trials 10 --json "$OUT/inpass29-tiles.json" >> "$OUT/inpass29.md" 2>&1
 fi
+# Session 29: the same, counted as each pass scatters its keys (after the look-back) and added
+# to the counters at the end of the tile; 2^26 alternated, then 2^28 with profiles.
+if want inpass29b; then
+  timeout 60 $B pipelines --stats --binning-policy $I29 | grep -E '^(sort_onesweep_k32_v[01] \(sort u32 values)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-260 > "$OUT/inpass29b-regs.md" 2>&1
+  for R in a b; do
+    timeout 90 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy $I29 --trials 10 --profile --json "$OUT/inpass29b-26-$R.json" >> "$OUT/inpass29b.md" 2>&1
+  done
+  timeout 240 $B bench sort --n 2^28 --key u32 --values 0,4 --binning-policy $I29 --trials 10 --profile --json "$OUT/inpass29b-28.json" >> "$OUT/inpass29b.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

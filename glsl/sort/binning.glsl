@@ -51,6 +51,7 @@
 //   KEY plane_key(uint w)                 the key in word w
 //   void plane_scatter(uint dst, uint first, uint w)  store output dst from word w
 // and NEXT_BUCKET with (the next digit pass's histogram counted here, not upfront)
+//   const uint NEXT_ON                    1 where the pass may count (sizes s_next), else 0
 //   bool counts_next()                    this pass counts the next pass's buckets
 //   uint next_bucket(KEY k)               the key's bucket in the next pass, < 256
 //   void add_next(uint tile, uint d, uint c)  add c to the next pass's upfront counter d
@@ -160,10 +161,6 @@ shared uint s_glob[256];         // global index of the tile's first element of 
 // that owns d in look_back, except by the counting between fallback_histogram's barriers, and
 // every round rewrites s_glob for every complete bucket before its barrier.
 #define s_fb s_glob
-// NEXT_BUCKET: until the tile's histogram is posted, s_glob counts the tile's buckets of the
-// next pass (s_next; each bucket's owner in post_counts adds its word to the next pass's
-// upfront counters, before look_back rewrites it, in the same invocation).
-#define s_next s_glob
 shared uint s_sums[32];          // scan of the bucket totals: per-subgroup sums
 shared uint s_tile;
 shared uint s_stuck[2];  // look-back fallback rounds, by parity: 1 + the newest stuck tile, 0: none
@@ -171,10 +168,24 @@ shared uint s_stuck[2];  // look-back fallback rounds, by parity: 1 + the newest
 const uint ONE_PLANE_ON = 0u;
 #endif
 #ifndef NEXT_BUCKET
+const uint NEXT_ON = 0u;
 bool counts_next() { return false; }
 uint next_bucket(KEY k) { return 0u; }
 void add_next(uint tile, uint d, uint c) {}
 #endif
+// NEXT_BUCKET: the tile's counts of the next pass's buckets, taken as its keys are scattered
+// (after the look-back, off the path that later tiles wait on) and added to the next pass's
+// upfront counters at the end of the tile.
+shared uint s_next[NEXT_ON * 255u + 1u];
+// Every invocation, after every count: the tile's counts into the next pass's counters.
+void flush_next(uint tile) {
+    if (!counts_next()) return;
+    barrier();
+    for (uint d = gl_LocalInvocationIndex; d < 256u; d += gl_WorkGroupSize.x) {
+        uint c = s_next[d];
+        if (c != 0u) add_next(tile, d, c);
+    }
+}
 // Where a position's key is not staged (one plane without the key; SEQ with a bucket that is
 // not a function of the key): the bucket at tile position 32 k, so a position's bucket takes
 // a read and a short walk of the bucket starts, not a binary search (eight dependent reads:
@@ -187,9 +198,8 @@ KEY key[ITEMS];
 // One word per element, so the tile's per-element state costs ITEMS registers, not 2 ITEMS
 // (registers bound how many workgroups share an SM): INVALID past the end of the input; else
 // the bucket in bits 16..23 and, once ranked, the position in the tile in bits 0..15 (a tile
-// holds at most 65,536 elements: the host caps it). From the load to the counting, bits 24..31
-// hold the next pass's bucket (counts_next). While ranking, bits 0..6 hold the rank among the
-// step's peers, 8..14 the peer count - 1 and 24..30 the lowest peer's lane.
+// holds at most 65,536 elements: the host caps it). While ranking, bits 0..6 hold the rank
+// among the step's peers, 8..14 the peer count - 1 and 24..30 the lowest peer's lane.
 uint el[ITEMS];
 #if VALUE_WORDS > 0
 VAL v[ITEMS];
@@ -432,7 +442,7 @@ void match_peers() {
             count = subgroupBallotBitCount(peers);
             leader = subgroupBallotFindLSB(peers);
         }
-        if (valid) el[j] = (el[j] & 0xFFFFFFu) | (leader << 24) | ((count - 1u) << 8) | rank;
+        if (valid) el[j] |= (leader << 24) | ((count - 1u) << 8) | rank;
     }
 }
 
@@ -442,14 +452,7 @@ void zero_rows(bool shared_match) {
     uint rows = ATOMIC_RANK != 0u ? 1u : gl_NumSubgroups;
     uint words = rows * 256u * (shared_match ? 2u : 1u);
     for (uint i = gl_LocalInvocationIndex; i < words; i += gl_WorkGroupSize.x) s_mem[i] = 0u;
-    if (counts_next()) for (uint d = gl_LocalInvocationIndex; d < 256u; d += gl_WorkGroupSize.x) s_next[d] = 0u;
     barrier();
-}
-
-// The tile's buckets of the next pass, into s_next (zeroed by zero_rows).
-void count_next() {
-    if (counts_next()) [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
-        if (el[j] != INVALID) atomicAdd(s_next[el[j] >> 24], 1u);
 }
 
 // Step 1 (EARLY): each subgroup's bucket counts, into its counter row.
@@ -458,7 +461,6 @@ void count_tile() {
     uint row = gl_SubgroupID * 256u;
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
         if (el[j] != INVALID) atomicAdd(s_mem[row + el_bucket(el[j])], 1u);
-    count_next();
     barrier();
 }
 
@@ -540,7 +542,6 @@ void rank_tile() {
     if (ATOMIC_RANK != 0u && class_rounds())
         for (uint c = gl_LocalInvocationIndex; c < 256u; c += gl_WorkGroupSize.x) s_start[c] = class_start(c);
     zero_rows(shared_match);  // its barrier publishes the class starts too
-    count_next();  // (published by the barrier at the end)
     if (ATOMIC_RANK != 0u) {
         // With class_rounds(), a round per class of the tile's input (the classes are runs
         // of input indices, [lo, class_end(lo))), a barrier apart: within a bucket every
@@ -972,6 +973,7 @@ void scatter_planes(uint tile, uint count) {
             KEY k = s_mem[i];
             uint b = bucket_is_key_function() ? bucket_of(0u, k) : blk_bucket(i);
             pd[r / 4u] |= b << (8u * (r % 4u));
+            if (counts_next()) atomicAdd(s_next[next_bucket(k)], 1u);
             if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) key_out(s_glob[b] + i, k);
         }
         // Values, read now (first time), staged in the same words. The tile is read from
@@ -1017,6 +1019,7 @@ void scatter_planes(uint tile, uint count) {
         KEY k = s_mem[i];
 #endif
         uint dst = s_glob[bucket_is_key_function() ? bucket_of(0u, k) : bucket_at(i)] + i;
+        if (counts_next()) atomicAdd(s_next[next_bucket(k)], 1u);
         if ((DEBUG_SKIP & 2u) != 0u) continue;
         if (pass_writes_keys()) key_out(dst, k);
 #if VALUE_WORDS == 1
@@ -1039,15 +1042,10 @@ void add_totals(uint hist[BPT]) {
 
 // Publish the tile's histogram at once: tile 0 is complete (FOLD: its prefixes inclusive of
 // the bucket offsets, first_tile_bases: s_glob + s_start); a forced tile posts nothing yet.
-// And the tile's counts of the next pass's buckets (counts_next).
 void post_counts(uint tile, uint hist[BPT]) {
     [[unroll]] for (uint k = 0u; k < BPT; ++k) {
         uint d = gl_LocalInvocationIndex + k * gl_WorkGroupSize.x;
         if (d < 256u) {
-            if (counts_next()) {
-                uint c = s_next[d];
-                if (c != 0u) add_next(tile, d, c);
-            }
 #ifdef FOLD
             if (tile == 0u) post(0u, d, INCLUSIVE, s_glob[d] + s_start[d] + hist[k]);
 #else
@@ -1082,6 +1080,8 @@ void binning_pass() {
         tile = s_tile;
     }
     if (tile >= pc.num_tiles) return;  // surplus workgroup of a 2-D dispatch
+    // (Published by the barriers before the scatter.)
+    if (counts_next()) for (uint d = lid; d < 256u; d += gl_WorkGroupSize.x) s_next[d] = 0u;
     uint count = min(tile_size(), pc.n - tile * tile_size());
     phase_end(0xFFFFFFFFu);  // start the clock
 
@@ -1093,7 +1093,7 @@ void binning_pass() {
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
             uint i = key_index(tile, j);
             key[j] = key_in(i);
-            el[j] = (bucket_of(i, key[j]) << 16) | (counts_next() ? next_bucket(key[j]) << 24 : 0u);
+            el[j] = bucket_of(i, key[j]) << 16;
         }
     } else
 #endif
@@ -1101,7 +1101,7 @@ void binning_pass() {
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
             uint i = key_index(tile, j);
             key[j] = i < pc.n ? key_in(i) : KEY(0);
-            el[j] = i < pc.n ? (bucket_of(i, key[j]) << 16) | (counts_next() ? next_bucket(key[j]) << 24 : 0u) : INVALID;
+            el[j] = i < pc.n ? bucket_of(i, key[j]) << 16 : INVALID;
         }
     }
 
@@ -1109,14 +1109,10 @@ void binning_pass() {
     // offsets: 0 up to that bucket, n after it).
     if (pass_is_trivial()) {
         if (counts_next()) {
-            for (uint d = lid; d < 256u; d += gl_WorkGroupSize.x) s_next[d] = 0u;
             barrier();
-            count_next();
-            barrier();
-            for (uint d = lid; d < 256u; d += gl_WorkGroupSize.x) {
-                uint c = s_next[d];
-                if (c != 0u) add_next(tile, d, c);
-            }
+            [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
+                if (key_index(tile, j) < pc.n) atomicAdd(s_next[next_bucket(key[j])], 1u);
+            flush_next(tile);
         }
 #ifdef FOLD
         if (tile == 0u) {
@@ -1197,6 +1193,7 @@ void binning_pass() {
         phase_end(5u);
         scatter_planes(tile, count);  // keys and values at once
         phase_end(6u);
+        flush_next(tile);
         return;
     }
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) w[j] = uint(key[j]);
@@ -1221,6 +1218,7 @@ void binning_pass() {
         if (i < count) {
             KEY k = KEY(got[r]) | (KEY(hi[r]) << 32);
             pd[r] = bucket_is_key_function() ? bucket_of(0u, k) : bucket_at(i);
+            if (counts_next()) atomicAdd(s_next[next_bucket(k)], 1u);
             if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) key_out(s_glob[pd[r]] + i, k);
         }
     }
@@ -1229,6 +1227,7 @@ void binning_pass() {
         uint i = r * wg + lid;
         if (i < count) {
             pd[r] = bucket_is_key_function() ? bucket_of(0u, got[r]) : bucket_at(i);
+            if (counts_next()) atomicAdd(s_next[next_bucket(got[r])], 1u);
             if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) key_out(s_glob[pd[r]] + i, got[r]);
         }
     }
@@ -1262,6 +1261,7 @@ void binning_pass() {
     }
 #endif
     phase_end(7u);
+    flush_next(tile);
 }
 
 #endif

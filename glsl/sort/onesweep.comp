@@ -41,12 +41,13 @@ layout(set = 0, binding = 5, std430) coherent buffer State { uint state[]; };
 #include "sort/hist_layout.glsl"
 
 // 1: the pass counts the next pass's digits (pc.next_bits of them, above its own) into the
-// upfront counters, so the upfront histogram counts the first pass's digits alone (a shared
-// atomic an element here, where the pass has time for it, against three a key there:
-// src/prims/sort.rs, SortPlan::counts_next). Not with FOLD (tile 0 uses s_glob early).
+// upfront counters as it scatters, so the upfront histogram counts the first pass's digits
+// alone (a shared atomic an element here, after the look-back, against three a key there:
+// src/prims/sort.rs, SortPlan::counts_next). Not with FOLD (those are small passes).
 layout(constant_id = 19) const uint COUNT_NEXT = 0;
 #if !defined(FOLD) && !defined(PERM_IDS)
 #define NEXT_BUCKET
+const uint NEXT_ON = COUNT_NEXT;
 layout(set = 0, binding = 4, std430) buffer OffsetsNext { uint offsets_next[]; };
 bool counts_next() { return COUNT_NEXT != 0u && pc.next_bits != 0u; }
 uint next_bucket(KEY k) { return digit_of(k, pc.shift + 8u, pc.next_bits); }

@@ -578,11 +578,17 @@ impl BinningPass {
         // One plane (the permutation's passes) or planes in sequence: a word per 32 staged
         // words too (s_blk; one word elsewhere, counted for every kernel).
         let blk = |stage: u32| if one_plane || sequential { stage / 32 + 1 } else { 1 };
-        let fit = shared_words.saturating_sub(FIXED_SHARED_WORDS + blk(0)) * 32 / (32 * planes + blk(32) - blk(0)) / workgroup_size;
+        // The next pass's counts (s_next: 256 words where the pass counts them, else one) only
+        // where they cost the tile no items.
+        let fixed = |next: u32| FIXED_SHARED_WORDS + next;
+        let fit = |next: u32| shared_words.saturating_sub(fixed(next) + blk(0)) * 32 / (32 * planes + blk(32) - blk(0)) / workgroup_size;
         // A position in the tile takes 16 bits of the kernel's per-element word.
-        let items = items.min(fit).min(MAX_TILE / workgroup_size);
+        let items_with = |next: u32| items.min(fit(next)).min(MAX_TILE / workgroup_size);
+        let may_count_next = kernel.count_next && items_with(256) == items_with(1);
+        let next_words = if may_count_next { 256 } else { 1 };
+        let items = items_with(next_words);
         let stage_words = rows.max(workgroup_size * items * planes);
-        if items == 0 || stage_words + blk(stage_words) + FIXED_SHARED_WORDS > shared_words {
+        if items == 0 || stage_words + blk(stage_words) + fixed(next_words) > shared_words {
             return invalid(format!("{what}: a workgroup of {workgroup_size} does not fit in {} bytes of shared memory", shared_words * 4));
         }
         let tile = workgroup_size as u64 * items as u64;
@@ -621,8 +627,9 @@ impl BinningPass {
         let shader = gpu::shaders::name(&name).ok_or_else(|| Error::Invalid(format!("{what}: no shader variant {name}")))?;
         // NVIDIA's vendor id: its GPUs start workgroups in index order.
         let tickets = p.tickets.unwrap_or(info.vendor_id != 0x10de);
-        // (A folding tile 0 uses the shared words that count the next pass's digits.)
-        let counts_next = kernel.count_next && !fold;
+        // (Folding passes are small: their tile 0 scans the counters, and spans find trivial
+        // passes, which the counts in the passes do not give.)
+        let counts_next = may_count_next && !fold;
         let pipeline = ctx.pipeline(PipelineKey {
             shader,
             spec: vec![
