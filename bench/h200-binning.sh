@@ -755,6 +755,8 @@ if want final28; then
   timeout 60 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy autoxautoxticket --trials 10 --json "$OUT/final28-ticket.json" >> "$OUT/final28.md" 2>&1
   timeout 60 $B bench sort --n 2^27 --key u64 --values 0 --trials 10 --json "$OUT/final28-u64.json" >> "$OUT/final28.md" 2>&1
 fi
+# (Ran on session 29's experiment builds; the code is gone, kept in
+# bench/results/h200/binning/session29/inpass.patch.)
 # Session 29: the next pass's digits counted in each digit pass (xinpass), so the upfront
 # histogram counts the first pass's alone; registers, and 2^28 sorts with per-kernel profiles,
 # alternated; pair tiles of 384 (three workgroups an SM at 56 registers or fewer).

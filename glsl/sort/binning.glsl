@@ -50,11 +50,6 @@
 //                                         comes from the bucket starts, s_blk)
 //   KEY plane_key(uint w)                 the key in word w
 //   void plane_scatter(uint dst, uint first, uint w)  store output dst from word w
-// and NEXT_BUCKET with (the next digit pass's histogram counted here, not upfront)
-//   const uint NEXT_ON                    1 where the pass may count (sizes s_next), else 0
-//   bool counts_next()                    this pass counts the next pass's buckets
-//   uint next_bucket(KEY k)               the key's bucket in the next pass, < 256
-//   void add_next(uint tile, uint d, uint c)  add c to the next pass's upfront counter d
 // and CLASS_ROUNDS with (atomic ranking in class rounds, rank_tile)
 //   bool class_rounds()                   rank in class rounds
 //   uint class_start(uint c)              where class c < 256 starts among the input
@@ -167,25 +162,6 @@ shared uint s_stuck[2];  // look-back fallback rounds, by parity: 1 + the newest
 #ifndef ONE_PLANE
 const uint ONE_PLANE_ON = 0u;
 #endif
-#ifndef NEXT_BUCKET
-const uint NEXT_ON = 0u;
-bool counts_next() { return false; }
-uint next_bucket(KEY k) { return 0u; }
-void add_next(uint tile, uint d, uint c) {}
-#endif
-// NEXT_BUCKET: the tile's counts of the next pass's buckets, taken as its keys are scattered
-// (after the look-back, off the path that later tiles wait on) and added to the next pass's
-// upfront counters at the end of the tile.
-shared uint s_next[NEXT_ON * 255u + 1u];
-// Every invocation, after every count: the tile's counts into the next pass's counters.
-void flush_next(uint tile) {
-    if (!counts_next()) return;
-    barrier();
-    for (uint d = gl_LocalInvocationIndex; d < 256u; d += gl_WorkGroupSize.x) {
-        uint c = s_next[d];
-        if (c != 0u) add_next(tile, d, c);
-    }
-}
 // Where a position's key is not staged (one plane without the key; SEQ with a bucket that is
 // not a function of the key): the bucket at tile position 32 k, so a position's bucket takes
 // a read and a short walk of the bucket starts, not a binary search (eight dependent reads:
@@ -973,7 +949,6 @@ void scatter_planes(uint tile, uint count) {
             KEY k = s_mem[i];
             uint b = bucket_is_key_function() ? bucket_of(0u, k) : blk_bucket(i);
             pd[r / 4u] |= b << (8u * (r % 4u));
-            if (counts_next()) atomicAdd(s_next[next_bucket(k)], 1u);
             if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) key_out(s_glob[b] + i, k);
         }
         // Values, read now (first time), staged in the same words. The tile is read from
@@ -1019,7 +994,6 @@ void scatter_planes(uint tile, uint count) {
         KEY k = s_mem[i];
 #endif
         uint dst = s_glob[bucket_is_key_function() ? bucket_of(0u, k) : bucket_at(i)] + i;
-        if (counts_next()) atomicAdd(s_next[next_bucket(k)], 1u);
         if ((DEBUG_SKIP & 2u) != 0u) continue;
         if (pass_writes_keys()) key_out(dst, k);
 #if VALUE_WORDS == 1
@@ -1080,8 +1054,6 @@ void binning_pass() {
         tile = s_tile;
     }
     if (tile >= pc.num_tiles) return;  // surplus workgroup of a 2-D dispatch
-    // (Published by the barriers before the scatter.)
-    if (counts_next()) for (uint d = lid; d < 256u; d += gl_WorkGroupSize.x) s_next[d] = 0u;
     uint count = min(tile_size(), pc.n - tile * tile_size());
     phase_end(0xFFFFFFFFu);  // start the clock
 
@@ -1108,12 +1080,6 @@ void binning_pass() {
     // Every element is in the same bucket: the pass is a stable copy (FOLD: tile 0 writes the
     // offsets: 0 up to that bucket, n after it).
     if (pass_is_trivial()) {
-        if (counts_next()) {
-            barrier();
-            [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
-                if (key_index(tile, j) < pc.n) atomicAdd(s_next[next_bucket(key[j])], 1u);
-            flush_next(tile);
-        }
 #ifdef FOLD
         if (tile == 0u) {
             uint only = offsets[HIST_SPAN + 2u * hist_pass()] - 1u;
@@ -1193,7 +1159,6 @@ void binning_pass() {
         phase_end(5u);
         scatter_planes(tile, count);  // keys and values at once
         phase_end(6u);
-        flush_next(tile);
         return;
     }
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) w[j] = uint(key[j]);
@@ -1218,7 +1183,6 @@ void binning_pass() {
         if (i < count) {
             KEY k = KEY(got[r]) | (KEY(hi[r]) << 32);
             pd[r] = bucket_is_key_function() ? bucket_of(0u, k) : bucket_at(i);
-            if (counts_next()) atomicAdd(s_next[next_bucket(k)], 1u);
             if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) key_out(s_glob[pd[r]] + i, k);
         }
     }
@@ -1227,7 +1191,6 @@ void binning_pass() {
         uint i = r * wg + lid;
         if (i < count) {
             pd[r] = bucket_is_key_function() ? bucket_of(0u, got[r]) : bucket_at(i);
-            if (counts_next()) atomicAdd(s_next[next_bucket(got[r])], 1u);
             if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) key_out(s_glob[pd[r]] + i, got[r]);
         }
     }
@@ -1261,7 +1224,6 @@ void binning_pass() {
     }
 #endif
     phase_end(7u);
-    flush_next(tile);
 }
 
 #endif

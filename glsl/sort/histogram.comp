@@ -9,8 +9,7 @@ layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint KEY_KIND = 0;
 layout(constant_id = 2) const uint DESCENDING = 0;
 // Digit passes counted: the shared counters hold these only, so more workgroups share an SM
-// (H200, 2^28 u32 keys: 0.80 ms with counters for 8 passes, 0.48 with 4). 1 where the digit
-// passes count the next pass's digits themselves (src/prims/sort.rs, counts_next).
+// (H200, 2^28 u32 keys: 0.80 ms with counters for 8 passes, 0.48 with 4).
 layout(constant_id = 3) const uint PASSES = 4;
 // 1: 16-byte loads, a quarter (64-bit keys: half) of the load instructions (1-8% faster on the
 // H200); needs the keys' binding to start at a multiple of 16 bytes (the host checks). 0: one

@@ -5,8 +5,7 @@
 // four digits each; no subgroup operations, so any width works.
 #extension GL_EXT_control_flow_attributes : require
 layout(local_size_x_id = 0) in;  // 64
-// first: the first pass's index (workgroup g scans pass first + g).
-layout(push_constant) uniform Params { uint n; uint first; } pc;
+layout(push_constant) uniform Params { uint n; } pc;
 layout(set = 0, binding = 0, std430) buffer Hist { uint hist[]; };
 #include "sort/hist_layout.glsl"
 
@@ -14,7 +13,7 @@ shared uint s_part[64];
 shared uint s_trivial;
 
 void main() {
-    uint p = pc.first + gl_WorkGroupID.x;
+    uint p = gl_WorkGroupID.x;
     uint t = gl_LocalInvocationIndex;
     uint d = 4u * t;
     if (t == 0u) s_trivial = 0u;

@@ -22,8 +22,7 @@ layout(constant_id = 4) const uint FORCE_FALLBACK_PERIOD = 0; // debug: >= 2 for
 layout(constant_id = 5) const uint SPIN_LIMIT = 64;           // look-back rounds before fallback
 #include "sort/sort_keys.glsl"
 
-// next_bits: the next pass's digit bits where this pass counts its digits (COUNT_NEXT), else 0.
-layout(push_constant) uniform Params { uint n; uint num_tiles; uint shift; uint bits; uint pass_index; uint next_bits; } pc;
+layout(push_constant) uniform Params { uint n; uint num_tiles; uint shift; uint bits; uint pass_index; } pc;
 layout(set = 0, binding = 0, std430) readonly buffer KeysIn { KEY keys_in[]; };
 layout(set = 0, binding = 1, std430) writeonly buffer KeysOut { KEY keys_out[]; };
 layout(set = 0, binding = 2, std430) readonly buffer ValsIn { VAL vals_in[]; };
@@ -39,20 +38,6 @@ layout(set = 0, binding = 4, std430) writeonly buffer OffsetsOut { uint offsets_
 layout(set = 0, binding = 5, std430) coherent buffer State { uint state[]; };
 
 #include "sort/hist_layout.glsl"
-
-// 1: the pass counts the next pass's digits (pc.next_bits of them, above its own) into the
-// upfront counters as it scatters, so the upfront histogram counts the first pass's digits
-// alone (a shared atomic an element here, after the look-back, against three a key there:
-// src/prims/sort.rs, SortPlan::counts_next). Not with FOLD (those are small passes).
-layout(constant_id = 19) const uint COUNT_NEXT = 0;
-#if !defined(FOLD) && !defined(PERM_IDS)
-#define NEXT_BUCKET
-const uint NEXT_ON = COUNT_NEXT;
-layout(set = 0, binding = 4, std430) buffer OffsetsNext { uint offsets_next[]; };
-bool counts_next() { return COUNT_NEXT != 0u && pc.next_bits != 0u; }
-uint next_bucket(KEY k) { return digit_of(k, pc.shift + 8u, pc.next_bits); }
-void add_next(uint tile, uint d, uint c) { atomicAdd(offsets_next[hist_copy(tile) + (pc.pass_index + 1u) * 256u + d], c); }
-#endif
 
 uint bucket_of(uint index, KEY key) { return digit_of(key, pc.shift, pc.bits); }
 bool bucket_is_key_function() { return true; }

@@ -236,11 +236,6 @@ pub struct BinningPolicy {
     /// workgroups in index order, and the ticket elsewhere.
     #[serde(default)]
     pub tickets: Option<bool>,
-    /// Sorts: each digit pass counts the next pass's digits (`xinpass`), so the upfront
-    /// histogram counts the first pass's alone: one shared atomic an element in each pass
-    /// instead of one a digit a key upfront, and an offsets dispatch before each pass.
-    #[serde(default)]
-    pub in_pass_counts: bool,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -320,7 +315,6 @@ impl Default for BinningPolicy {
             fold_max_tiles: default_fold_max_tiles(),
             totals_max_tiles: None,
             tickets: None,
-            in_pass_counts: false,
         }
     }
 }
@@ -362,7 +356,7 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xinpass][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
@@ -370,11 +364,11 @@ impl BinningPolicy {
     /// [`BinningPolicy::late_counts`]; `noseq`: [`BinningPolicy::sequential_planes`] off;
     /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `crN`:
     /// [`BinningPolicy::second_pass_tiles`]; `vcN`: [`BinningPolicy::value_chunk`]; `lbN`: the look-back window; `hgN`: the upfront
-    /// histogram's workgroups; `hwN`: [`BinningPolicy::histogram_workgroup`]; `foldN`: [`BinningPolicy::fold_max_tiles`]; `totN`: [`BinningPolicy::totals_max_tiles`]; `ticket`, `noticket`: [`BinningPolicy::tickets`]; `hscalar`: [`BinningPolicy::histogram_scalar_loads`]; `inpass`: [`BinningPolicy::in_pass_counts`];
+    /// histogram's workgroups; `hwN`: [`BinningPolicy::histogram_workgroup`]; `foldN`: [`BinningPolicy::fold_max_tiles`]; `totN`: [`BinningPolicy::totals_max_tiles`]; `ticket`, `noticket`: [`BinningPolicy::tickets`]; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
     /// `clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xinpass][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -404,7 +398,6 @@ impl BinningPolicy {
                 ("ticket", _) => p.tickets = Some(true),
                 ("noticket", _) => p.tickets = Some(false),
                 ("hscalar", _) => p.histogram_scalar_loads = true,
-                ("inpass", _) => p.in_pass_counts = true,
                 ("clocks", _) => p.phase_clocks = true,
                 (_, Some(n)) => p.debug_skip = n.parse().map_err(|_| bad())?,
                 _ => return Err(bad()),
@@ -436,7 +429,6 @@ impl BinningPolicy {
             (self.tickets == Some(true), "xticket".into()),
             (self.tickets == Some(false), "xnoticket".into()),
             (self.histogram_scalar_loads, "xhscalar".into()),
-            (self.in_pass_counts, "xinpass".into()),
             (self.phase_clocks, "xclocks".into())]
         {
             if on {
@@ -482,9 +474,6 @@ pub(crate) struct BinningPass {
     /// Tile 0 takes the bucket totals from the tiles, not from an upfront histogram
     /// ([`BinningPolicy::totals_max_tiles`]).
     pub totals: bool,
-    /// The pipeline counts the next pass's digits where its push constants ask
-    /// ([`BinningPolicy::in_pass_counts`]).
-    pub counts_next: bool,
     pub pipeline: Arc<Pipeline>,
 }
 
@@ -511,9 +500,6 @@ pub(crate) struct BinningKernel<'a> {
     pub role: u32,
     /// The shader has `_fold_tot` variants (a sort's own passes: [`BinningPolicy::totals_max_tiles`]).
     pub totals: bool,
-    /// The pass may count the next pass's digits (glsl/sort/onesweep.comp, COUNT_NEXT; a
-    /// sort's own passes with [`BinningPolicy::in_pass_counts`]); not where it folds.
-    pub count_next: bool,
 }
 
 impl BinningPass {
@@ -578,17 +564,11 @@ impl BinningPass {
         // One plane (the permutation's passes) or planes in sequence: a word per 32 staged
         // words too (s_blk; one word elsewhere, counted for every kernel).
         let blk = |stage: u32| if one_plane || sequential { stage / 32 + 1 } else { 1 };
-        // The next pass's counts (s_next: 256 words where the pass counts them, else one) only
-        // where they cost the tile no items.
-        let fixed = |next: u32| FIXED_SHARED_WORDS + next;
-        let fit = |next: u32| shared_words.saturating_sub(fixed(next) + blk(0)) * 32 / (32 * planes + blk(32) - blk(0)) / workgroup_size;
+        let fit = shared_words.saturating_sub(FIXED_SHARED_WORDS + blk(0)) * 32 / (32 * planes + blk(32) - blk(0)) / workgroup_size;
         // A position in the tile takes 16 bits of the kernel's per-element word.
-        let items_with = |next: u32| items.min(fit(next)).min(MAX_TILE / workgroup_size);
-        let may_count_next = kernel.count_next && items_with(256) == items_with(1);
-        let next_words = if may_count_next { 256 } else { 1 };
-        let items = items_with(next_words);
+        let items = items.min(fit).min(MAX_TILE / workgroup_size);
         let stage_words = rows.max(workgroup_size * items * planes);
-        if items == 0 || stage_words + blk(stage_words) + fixed(next_words) > shared_words {
+        if items == 0 || stage_words + blk(stage_words) + FIXED_SHARED_WORDS > shared_words {
             return invalid(format!("{what}: a workgroup of {workgroup_size} does not fit in {} bytes of shared memory", shared_words * 4));
         }
         let tile = workgroup_size as u64 * items as u64;
@@ -627,9 +607,6 @@ impl BinningPass {
         let shader = gpu::shaders::name(&name).ok_or_else(|| Error::Invalid(format!("{what}: no shader variant {name}")))?;
         // NVIDIA's vendor id: its GPUs start workgroups in index order.
         let tickets = p.tickets.unwrap_or(info.vendor_id != 0x10de);
-        // (Folding passes are small: their tile 0 scans the counters, and spans find trivial
-        // passes, which the counts in the passes do not give.)
-        let counts_next = may_count_next && !fold;
         let pipeline = ctx.pipeline(PipelineKey {
             shader,
             spec: vec![
@@ -652,7 +629,6 @@ impl BinningPass {
                 sequential as u32,
                 if sequential { value_chunk } else { 0 },
                 tickets as u32,
-                counts_next as u32,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -682,7 +658,6 @@ impl BinningPass {
             value_chunk,
             fold,
             totals,
-            counts_next,
             pipeline,
         })
     }
@@ -756,7 +731,7 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "512x10xnoseq", "autoxautoxcr0", "64x8xballotsxlate", "64x15xkeepxlatexlb4", "448x16xvc16", "autoxautoxcr0xvc1", "autoxautoxhg256xhw512", "autoxautoxfold64xtot0", "autoxautoxtot255xclocks", "autoxautoxticket", "64x8xtot4xticketxclocks", "64x16xnoticket", "autoxautoxinpass", "64x8xnoticketxinpassxclocks"] {
+        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "512x10xnoseq", "autoxautoxcr0", "64x8xballotsxlate", "64x15xkeepxlatexlb4", "448x16xvc16", "autoxautoxcr0xvc1", "autoxautoxhg256xhw512", "autoxautoxfold64xtot0", "autoxautoxtot255xclocks", "autoxautoxticket", "64x8xtot4xticketxclocks", "64x16xnoticket"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);

@@ -202,7 +202,7 @@ impl MultisplitPlan {
             None
         };
         let offsets =
-            ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 8 })?;
+            ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
         let kernel = BinningKernel {
             shader: &format!("multisplit_{kw}_v{}", desc.value_bytes / 4),
             key_kind: kind,
@@ -212,7 +212,6 @@ impl MultisplitPlan {
             push_bytes: 20,
             role: 0,
             totals: false,
-            count_next: false,
         };
         let pass = BinningPass::new(ctx, &what, input, desc.force_fallback_period, &desc.policy, desc.ranking, kernel)?;
         let histogram = ctx.pipeline(PipelineKey {
@@ -445,7 +444,7 @@ impl MultisplitPlan {
             rec.barrier(&[hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "multisplit: histogram complete before the scan");
             // (A pass that folds scans the offsets in its tile 0.)
             if !self.pass.fold {
-                rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&[self.desc.n as u32, 0]), [1, 1, 1])?;
+                rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&(self.desc.n as u32)), [1, 1, 1])?;
                 rec.barrier(&[hist], Access::ComputeWrite, Access::ComputeRead, "multisplit: bucket offsets ready");
             }
             let vb = self.values_bytes().max(4);

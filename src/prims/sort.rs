@@ -164,9 +164,6 @@ pub struct SortPlan {
     second: Option<BinningPass>,
     /// The last digit pass where it is another pipeline (the permutation's role).
     last: Option<BinningPass>,
-    /// Each digit pass but the last counts the next pass's digits, so the upfront histogram
-    /// counts the first pass's alone ([`BinningPolicy::in_pass_counts`], where no pass folds).
-    counts_next: bool,
 }
 
 impl SortPlan {
@@ -188,9 +185,9 @@ impl SortPlan {
         let kind = desc.key.kind();
         let desc_flag = desc.descending as u32;
         let offsets =
-            ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 8 })?;
+            ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
         let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
-        let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings: 6, push_bytes: 24, role: 0, totals: roles.is_none(), count_next: roles.is_none() && desc.policy.in_pass_counts && desc.passes() >= 2 };
+        let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings: 6, push_bytes: 20, role: 0, totals: roles.is_none() };
         let binning = |ranking: Ranking, role: u32, items: u32| {
             let policy = BinningPolicy { items: if items == 0 { desc.policy.items } else { items }, ..desc.policy };
             BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &policy, ranking, BinningKernel { role, ..kernel.clone() })
@@ -226,9 +223,7 @@ impl SortPlan {
         };
         let pass = binning(Ranking::Stable, 0, 0)?;
         // The digit spans only where a pass folds (it finds a trivial pass from them).
-        let all = [Some(&pass), first.as_ref(), second.as_ref(), last.as_ref()];
-        let spans = all.into_iter().flatten().any(|p| p.fold);
-        let counts_next = desc.passes() >= 2 && all.into_iter().flatten().all(|p| p.counts_next);
+        let spans = [Some(&pass), first.as_ref(), second.as_ref(), last.as_ref()].into_iter().flatten().any(|p| p.fold);
         // 128 invocations by default: a workgroup even a pinned subgroup size of 4 allows.
         let hw = desc.policy.histogram_workgroup;
         let sg = &ctx.info().subgroup;
@@ -239,7 +234,7 @@ impl SortPlan {
         let histogram_kernel = |vector_loads: bool| {
             ctx.pipeline(PipelineKey {
                 shader: if desc.key.wide() { "sort_histogram_k64" } else { "sort_histogram_k32" },
-                spec: vec![hw, kind, desc_flag, if counts_next { 1 } else { desc.passes() }, vector_loads as u32, spans as u32],
+                spec: vec![hw, kind, desc_flag, desc.passes(), vector_loads as u32, spans as u32],
                 subgroup_size: desc.subgroup_size,
                 bindings: 2,
                 push_bytes: 12,
@@ -252,7 +247,7 @@ impl SortPlan {
         } else {
             None
         };
-        Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, second, last, counts_next })
+        Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, second, last })
     }
 
     pub fn desc(&self) -> &SortDesc {
@@ -299,9 +294,6 @@ impl SortPlan {
         }
         if self.desc.policy.histogram_scalar_loads {
             s += ", histogram scalar loads";
-        }
-        if self.counts_next {
-            s += ", next digits counted in the passes";
         }
         s
     }
@@ -385,9 +377,7 @@ impl SortPlan {
         }
         let kb = self.keys_bytes();
         let hist = scratch.hist.sub(0, self.hist_bytes());
-        // (Counting the first pass's digits alone, the histogram's last pass is the first.)
-        let first_bits = if self.counts_next { 8 } else { self.desc.last_bits() };
-        let push: [u32; 3] = [self.desc.n as u32, self.desc.bits.0, first_bits];
+        let push: [u32; 3] = [self.desc.n as u32, self.desc.bits.0, self.desc.last_bits()];
         // A round of a histogram workgroup counts 16 keys an invocation (64-bit: 8, so their
         // workgroups take two rounds each, as tuned).
         let per_round = self.desc.policy.histogram_workgroup as u64 * 16;
@@ -398,7 +388,7 @@ impl SortPlan {
         };
         rec.dispatch(histogram, &[keys_in.sub(0, kb), hist], bytemuck::bytes_of(&push), [groups.max(1), 1, 1])?;
         rec.barrier(&[hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "sort: histograms complete before the scan");
-        self.record_digit_passes(rec, keys_in, keys_out, values, scratch, self.counts_next)
+        self.record_passes(rec, keys_in, keys_out, values, scratch)
     }
 
     /// The binning pass of digit pass `p`.
@@ -438,20 +428,6 @@ impl SortPlan {
         values: Option<(BufferSlice, BufferSlice)>,
         scratch: &SortScratch,
     ) -> Result<()> {
-        self.record_digit_passes(rec, keys_in, keys_out, values, scratch, false)
-    }
-
-    /// [`SortPlan::record_passes`]; with `counts_next`, the counters hold the first pass's
-    /// digits alone and each pass counts the next one's, whose offsets are scanned after it.
-    fn record_digit_passes(
-        &self,
-        rec: &mut Recorder,
-        keys_in: BufferSlice,
-        keys_out: BufferSlice,
-        values: Option<(BufferSlice, BufferSlice)>,
-        scratch: &SortScratch,
-        counts_next: bool,
-    ) -> Result<()> {
         self.check(keys_in, keys_out, values, scratch)?;
         if self.desc.n == 0 {
             return Ok(());
@@ -461,12 +437,9 @@ impl SortPlan {
         let passes = self.desc.passes();
         let lo = self.desc.bits.0;
         let last_bits = self.desc.last_bits();
-        let n = self.desc.n as u32;
         if (0..passes).any(|p| !self.pass_at(p).fold) {
-            let scanned = if counts_next { 1 } else { passes };
-            rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&[n, 0]), [scanned, 1, 1])?;
-            // (ReadWrite: passes that count the next pass's digits write the counters.)
-            rec.barrier(&[hist], Access::ComputeWrite, Access::ComputeReadWrite, "sort: digit offsets ready for the passes");
+            rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&(self.desc.n as u32)), [passes, 1, 1])?;
+            rec.barrier(&[hist], Access::ComputeWrite, Access::ComputeRead, "sort: digit offsets ready for the passes");
         }
 
         // Ping-pong so that the last pass writes the output: pass p writes the output when
@@ -490,21 +463,11 @@ impl SortPlan {
             if binning::state_bytes(pass.tiles) > self.pass_state_bytes() {
                 return invalid(format!("{}: pass {p}'s look-back state outgrows its region (a vkprims bug)", self.desc.label()));
             }
-            let next = counts_next && p + 1 < passes;
-            let next_bits = match next {
-                true if p + 2 == passes => last_bits,
-                true => 8,
-                false => 0,
-            };
-            let push: [u32; 6] = [n, pass.tiles, lo + 8 * p, bits, p, next_bits];
+            let push: [u32; 5] = [self.desc.n as u32, pass.tiles, lo + 8 * p, bits, p];
             rec.dispatch_count(&pass.pipeline, &[ks, kd, vs, vd, hist, state], bytemuck::bytes_of(&push), pass.tiles)?;
             // A pass that folds writes its digit offsets, which the next pass's class rounds
             // read (the kernel's binding is writable either way).
             rec.barrier(&[kd, vd, hist], Access::ComputeWrite, Access::ComputeReadWrite, "sort: a pass's output and digit offsets are the next pass's input");
-            if next {
-                rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&[n, p + 1]), [1, 1, 1])?;
-                rec.barrier(&[hist], Access::ComputeWrite, Access::ComputeReadWrite, "sort: the next pass's digit offsets ready");
-            }
         }
         Ok(())
     }
