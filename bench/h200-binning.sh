@@ -778,6 +778,16 @@ if want inpass29b; then
   done
   timeout 240 $B bench sort --n 2^28 --key u32 --values 0,4 --binning-policy $I29 --trials 10 --profile --json "$OUT/inpass29b-28.json" >> "$OUT/inpass29b.md" 2>&1
 fi
+# Session 29: the permutation of indices with each of session 28's two changes alone: index
+# tiles (xnoticket) and full-tile loops (experiment bit 512), both, or neither (its default).
+P29="auto,autoxautoxnoticket,autoxautoxskip512,autoxautoxnoticketxskip512"
+if want perm29; then
+  timeout 60 python3 .gl/randperm_anchor.py > "$OUT/randperm.txt" 2>&1
+  timeout 60 $B pipelines --stats --binning-policy $P29 | grep -E '^perm' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-260 > "$OUT/perm29-regs.md" 2>&1
+  for R in a b; do
+    timeout 200 $B bench perm --n 2^28 --values 0 --ranking atomic,stable --binning-policy $P29 --trials 10 --profile --json "$OUT/perm29-$R.json" >> "$OUT/perm29.md" 2>&1
+  done
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

@@ -128,6 +128,15 @@ const uint FIRST_VALS = VAL_CHUNK == 0u || VAL_CHUNK > ITEMS ? ITEMS : VAL_CHUNK
 // tickets, pairs 2.023 against 2.065-2.069, the 256-way multisplit of pairs 0.555 against
 // 0.564-0.566 (bench/results/h200/binning/session28/3-tick28; BinningPolicy::tickets).
 layout(constant_id = 18) const uint TILE_TICKETS = 0;
+// Full tiles load (and, planes in sequence, stage) through their own loops without a test an
+// element. Experiment, session 29: the permutation of indices only with debug bit 512
+// (session 28: with index tiles too, its default mode 6.55 ms at 2^28 against 6.04, its
+// reproducible mode 6.36 against 7.24).
+#ifdef PERM_IDS
+const bool FULL_TILE_LOOPS = (DEBUG_SKIP & 512u) != 0u;
+#else
+const bool FULL_TILE_LOOPS = true;
+#endif
 // FOLD defined (the `_fold` variants, for passes of few tiles: BinningPolicy::fold_max_tiles):
 // tile 0 scans the bucket offsets from the upfront counters (first_tile_bases) while the other
 // tiles rank, and its inclusive look-back prefixes carry them to every later tile; a trivial
@@ -888,11 +897,9 @@ void stage_planes(uint tile) {
 #endif
     if (SEQ != 0u && !bucket_is_key_function()) fill_blk();
     // A full tile stages without a test an element (planes in sequence, keys read again).
-#ifndef PERM_IDS
-    if (SEQ != 0u && RELOAD != 0u && tile * t + t <= pc.n) {
+    if (FULL_TILE_LOOPS && SEQ != 0u && RELOAD != 0u && tile * t + t <= pc.n) {
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) s_mem[el_pos(el[j])] = uint(key_in(key_index(tile, j)));
     } else
-#endif
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint e = el[j];
         if (e == INVALID) continue;
@@ -1033,19 +1040,14 @@ void post_counts(uint tile, uint hist[BPT]) {
 void binning_pass() {
     uint lid = gl_LocalInvocationIndex;
     uint tile;
-    // (The permutation of indices keeps the ticket and the tests an element below: its
-    // default mode ran 6.55 ms at 2^28 with both, against 6.04 before them, its reproducible
-    // mode 6.36 against 7.24; session28/4-final28, the two changes not yet told apart.)
-#ifndef PERM_IDS
+    // (The permutation of indices keeps the ticket: src/prims/perm.rs.)
     if (TILE_TICKETS == 0u) {
         tile = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
         if (lid == 0u) {
             s_tile = tile;  // read after later barriers
             s_stuck[0] = 0u;
         }
-    } else
-#endif
-    {
+    } else {
         if (lid == 0u) {
             s_tile = atomicAdd(state[0], 1u);
             s_stuck[0] = 0u;
@@ -1060,16 +1062,13 @@ void binning_pass() {
     // A full tile loads without a test an element (as two copies of the loop: the H200's
     // driver then kept no per-element bounds state, 46-57 registers for keys' passes
     // against 60-62 and 60 for pairs against 63; session28/3-tick28).
-#ifndef PERM_IDS
-    if (count == tile_size()) {
+    if (FULL_TILE_LOOPS && count == tile_size()) {
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
             uint i = key_index(tile, j);
             key[j] = key_in(i);
             el[j] = bucket_of(i, key[j]) << 16;
         }
-    } else
-#endif
-    {
+    } else {
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
             uint i = key_index(tile, j);
             key[j] = i < pc.n ? key_in(i) : KEY(0);

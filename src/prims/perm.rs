@@ -214,8 +214,8 @@ impl PermPlan {
             sd.bits = (0, desc.group_bits().max(1));
             sd.subgroup_size = desc.subgroup_size;
             sd.force_fallback_period = desc.debug_force_fallback_period;
-            // Its passes always take tiles from the ticket (glsl/sort/binning.glsl, PERM_IDS).
-            sd.policy = BinningPolicy { tickets: Some(true), ..desc.policy };
+            // Its passes take tiles from the ticket unless the policy says (session 29 experiment).
+            sd.policy = BinningPolicy { tickets: desc.policy.tickets.or(Some(true)), ..desc.policy };
             sd.ranking = if desc.reproducible { Ranking::Stable } else { Ranking::Atomic };
             // Two passes: the first hands the last its digit as a byte (ids below 2^16).
             narrow = sd.passes() == 2 && ctx.capabilities().storage_buffer_8bit && !desc.debug_wide_ids;
