@@ -788,6 +788,17 @@ if want perm29; then
     timeout 200 $B bench perm --n 2^28 --values 0 --ranking atomic,stable --binning-policy $P29 --trials 10 --profile --json "$OUT/perm29-$R.json" >> "$OUT/perm29.md" 2>&1
   done
 fi
+# Session 29's final run: the permutation of indices with full-tile loops and index tiles in
+# its reproducible mode only (beside torch.randperm), selftest; and pair tiles of 17 and 18
+# items (64 registers or fewer keep two workgroups of 512 an SM).
+if want final29; then
+  timeout 60 python3 .gl/randperm_anchor.py > "$OUT/randperm.txt" 2>&1
+  timeout 120 $B selftest > "$OUT/final29-selftest.md" 2>&1
+  timeout 100 $B bench perm --n 2^24,2^28 --values 0 --ranking atomic,stable --trials 10 --json "$OUT/final29-perm.json" >> "$OUT/final29.md" 2>&1
+  timeout 60 $B pipelines --stats --binning-policy auto,512x17,512x18 | grep -E '^(sort_onesweep_k32_v1 \(sort u32 values|multisplit_k32_v1)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-200 > "$OUT/final29-regs.md" 2>&1
+  timeout 60 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,512x17,512x18,auto --trials 10 --json "$OUT/final29-tiles.json" >> "$OUT/final29.md" 2>&1
+  timeout 60 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy auto,512x17,512x18,auto --trials 10 --json "$OUT/final29-ms.json" >> "$OUT/final29.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

@@ -132,6 +132,13 @@ fn indices_equal_the_cpu_model() {
     let mut d = idx(300_007, 9, 0);
     d.policy = vkprims::prims::binning::BinningPolicy::parse("64x15").unwrap();
     assert_matches_reference(&d);
+    // Tiles by workgroup index (NVIDIA's default for this mode), two passes and three, full
+    // tiles and a partial one.
+    for (n, target) in [(300_007u64, 0u32), (200_003, 2)] {
+        let mut d = idx(n, 9, target);
+        d.policy = vkprims::prims::binning::BinningPolicy::parse("64x16xnoticket").unwrap();
+        assert_matches_reference(&d);
+    }
     let mut d = idx(1_000_003, 42, 512);
     d.debug_wide_ids = true;
     assert_matches_reference(&d);

@@ -129,11 +129,11 @@ const uint FIRST_VALS = VAL_CHUNK == 0u || VAL_CHUNK > ITEMS ? ITEMS : VAL_CHUNK
 // 0.564-0.566 (bench/results/h200/binning/session28/3-tick28; BinningPolicy::tickets).
 layout(constant_id = 18) const uint TILE_TICKETS = 0;
 // Full tiles load (and, planes in sequence, stage) through their own loops without a test an
-// element. Experiment, session 29: the permutation of indices only with debug bit 512
-// (session 28: with index tiles too, its default mode 6.55 ms at 2^28 against 6.04, its
-// reproducible mode 6.36 against 7.24).
+// element. The permutation of indices only in its stable passes (the reproducible mode): H200,
+// 2^28, 7.22 -> 6.41 ms there (6.32 with index tiles), but its default mode's atomic passes
+// 6.03 -> 6.62 (6.52 with index tiles; bench/results/h200/binning/session29/3-perm29).
 #ifdef PERM_IDS
-const bool FULL_TILE_LOOPS = (DEBUG_SKIP & 512u) != 0u;
+const bool FULL_TILE_LOOPS = ATOMIC_RANK == 0u;
 #else
 const bool FULL_TILE_LOOPS = true;
 #endif

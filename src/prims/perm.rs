@@ -214,8 +214,12 @@ impl PermPlan {
             sd.bits = (0, desc.group_bits().max(1));
             sd.subgroup_size = desc.subgroup_size;
             sd.force_fallback_period = desc.debug_force_fallback_period;
-            // Its passes take tiles from the ticket unless the policy says (session 29 experiment).
-            sd.policy = BinningPolicy { tickets: desc.policy.tickets.or(Some(true)), ..desc.policy };
+            // The default mode's passes take tiles from the ticket unless the policy says: index
+            // tiles (and full-tile loops, glsl/sort/binning.glsl) cost it 8% on the H200 at 2^28,
+            // 6.53 ms against 6.03, where the reproducible mode gained with both, 6.32 against
+            // 7.22 (bench/results/h200/binning/session29/3-perm29).
+            let tickets = if desc.reproducible { desc.policy.tickets } else { desc.policy.tickets.or(Some(true)) };
+            sd.policy = BinningPolicy { tickets, ..desc.policy };
             sd.ranking = if desc.reproducible { Ranking::Stable } else { Ranking::Atomic };
             // Two passes: the first hands the last its digit as a byte (ids below 2^16).
             narrow = sd.passes() == 2 && ctx.capabilities().storage_buffer_8bit && !desc.debug_wide_ids;
