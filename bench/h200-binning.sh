@@ -778,6 +778,8 @@ if want inpass29b; then
   done
   timeout 240 $B bench sort --n 2^28 --key u32 --values 0,4 --binning-policy $I29 --trials 10 --profile --json "$OUT/inpass29b-28.json" >> "$OUT/inpass29b.md" 2>&1
 fi
+# (Ran on session 29's experiment build 18c6b0d: bit 512 is gone; the permutation now takes
+# both changes in its reproducible mode.)
 # Session 29: the permutation of indices with each of session 28's two changes alone: index
 # tiles (xnoticket) and full-tile loops (experiment bit 512), both, or neither (its default).
 P29="auto,autoxautoxnoticket,autoxautoxskip512,autoxautoxnoticketxskip512"
