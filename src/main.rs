@@ -244,7 +244,8 @@ struct BenchArgs {
     /// tiles adding their counts to each pass's totals for tile 0 (default: the device's SM
     /// or CU count where the driver reports it, else never; 0: never); `xticket` hands tiles
     /// out by an atomic ticket in start order and `xnoticket` makes each workgroup's index its
-    /// tile (default: the index on NVIDIA GPUs, the ticket elsewhere); `xhscalar` makes the
+    /// tile (default: the index on NVIDIA GPUs, the ticket elsewhere and in the permutation of
+    /// indices' default mode); `xhscalar` makes the
     /// histogram load one key at a time instead of 16 bytes; `xclocks` times the sort's
     /// binning phases with VK_KHR_shader_clock and counts invocation 0's look-back (rounds
     /// that advanced, rounds not ready, earlier tiles taken, the longest); `xskipN` skips phases for timing

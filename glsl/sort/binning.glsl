@@ -1040,7 +1040,7 @@ void post_counts(uint tile, uint hist[BPT]) {
 void binning_pass() {
     uint lid = gl_LocalInvocationIndex;
     uint tile;
-    // (The permutation of indices keeps the ticket: src/prims/perm.rs.)
+    // (The permutation of indices' default mode keeps the ticket: src/prims/perm.rs.)
     if (TILE_TICKETS == 0u) {
         tile = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
         if (lid == 0u) {
