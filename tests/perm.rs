@@ -194,6 +194,9 @@ fn default_indices_keep_the_model_groups() {
     let mut d = idx(300_007, 9, 0);
     d.policy = vkprims::prims::binning::BinningPolicy::parse("64x15").unwrap();
     check(&d);
+    // Tiles by workgroup index (the reproducible mode's default on NVIDIA; here by policy).
+    d.policy = vkprims::prims::binning::BinningPolicy::parse("64x16xnoticket").unwrap();
+    check(&d);
     // The atomic passes' steps last to first (debug bit 6): their order leaves input order on
     // lavapipe too, whose atomics keep it; the groups must not change. One pass, two (the last
     // in class rounds) and three (target 2: the last stable, as class rounds by the middle

@@ -130,8 +130,9 @@ const uint FIRST_VALS = VAL_CHUNK == 0u || VAL_CHUNK > ITEMS ? ITEMS : VAL_CHUNK
 layout(constant_id = 18) const uint TILE_TICKETS = 0;
 // Full tiles load (and, planes in sequence, stage) through their own loops without a test an
 // element. The permutation of indices only in its stable passes (the reproducible mode): H200,
-// 2^28, 7.22 -> 6.41 ms there (6.32 with index tiles), but its default mode's atomic passes
-// 6.03 -> 6.62 (6.52 with index tiles; bench/results/h200/binning/session29/3-perm29).
+// 2^28, 7.22 -> 6.41 ms there (6.32 with index tiles), but its default mode, whose passes rank
+// with atomics, 6.03 -> 6.62 (its first pass 1.36 -> 1.99; 6.52 with index tiles;
+// bench/results/h200/binning/session29/3-perm29).
 #ifdef PERM_IDS
 const bool FULL_TILE_LOOPS = ATOMIC_RANK == 0u;
 #else
