@@ -801,6 +801,35 @@ if want final29; then
   timeout 60 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,512x17,512x18,auto --trials 10 --json "$OUT/final29-tiles.json" >> "$OUT/final29.md" 2>&1
   timeout 60 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy auto,512x17,512x18,auto --trials 10 --json "$OUT/final29-ms.json" >> "$OUT/final29.md" 2>&1
 fi
+# Session 30: experiment bits (glsl/sort/binning.glsl, onesweep.comp): 512 each subgroup
+# zeroes its own counter rows behind a subgroup barrier (no workgroup barrier), 1024 the
+# tile offsets' column counts kept in registers (rows written once), 2048 the value
+# scatter's lane index read after its barrier (session 23's xvfresh), 4096 the digit masked
+# by a constant (8-bit digits only); 7680 all four. Registers, 2^26 keys and pairs
+# alternated, 512x17 pair tiles where they fit two workgroups an SM, 2^28 pairs.
+if want bar30; then
+  P30=auto,autoxautoxskip512,autoxautoxskip1024,autoxautoxskip2048,autoxautoxskip4096,autoxautoxskip7680
+  T30=512x17,512x17xskip2048,512x17xvc9,512x17xvc9xskip2048,512x17xvc6,512x17xvc6xskip2048,512x17xvc12xskip2048,512x17xskip7680,512x17xvc9xskip7680,512x17xvc6xskip7680
+  timeout 90 $B pipelines --stats --binning-policy $P30 | grep -E '^(sort_onesweep_k32_v[01] \(sort u32 values|multisplit_k32_v1)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-240 > "$OUT/bar30-regs.md" 2>&1
+  for R in 1 2; do
+    timeout 150 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy $P30 --trials 10 --profile --json "$OUT/bar30-26-$R.json" >> "$OUT/bar30.md" 2>&1
+  done
+  timeout 150 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy $P30 --trials 10 --profile --json "$OUT/bar30-26k.json" >> "$OUT/bar30.md" 2>&1
+  # The 512x17 pair passes that fit two workgroups an SM (at most 64 registers).
+  FIT=""
+  for P in ${T30//,/ }; do
+    G=$(timeout 40 $B pipelines --stats --binning-policy $P | grep -E '^sort_onesweep_k32_v1 \(sort u32 values 4B middle pass' | sed -nE 's/.*Register Count: ([0-9]+).*/\1/p' | head -1)
+    echo "$P ${G:-?}" >> "$OUT/bar30-regs17.md"
+    [ -n "$G" ] && [ "$G" -le 64 ] && FIT="$FIT,$P"
+  done
+  echo "fitting 512x17 pair passes: ${FIT#,}" >> "$OUT/bar30.md"
+  [ -n "$FIT" ] && timeout 120 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto$FIT,auto --trials 10 --json "$OUT/bar30-17.json" >> "$OUT/bar30.md" 2>&1
+fi
+if want bar30b; then
+  B30=${B30:-autoxautoxskip7680}
+  timeout 90 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy auto,autoxautoxskip3584,auto,autoxautoxskip3584 --trials 10 --json "$OUT/bar30-ms.json" >> "$OUT/bar30b.md" 2>&1
+  timeout 300 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,$B30,auto,$B30 --trials 10 --profile --json "$OUT/bar30-28.json" >> "$OUT/bar30b.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

@@ -39,7 +39,9 @@ layout(set = 0, binding = 5, std430) coherent buffer State { uint state[]; };
 
 #include "sort/hist_layout.glsl"
 
-uint bucket_of(uint index, KEY key) { return digit_of(key, pc.shift, pc.bits); }
+uint debug_skip_bits();
+// (Experiment bit 4096: the digit masked by a constant 0xFF, for 8-bit digits only.)
+uint bucket_of(uint index, KEY key) { return (debug_skip_bits() & 4096u) != 0u ? uint(order_key(key) >> pc.shift) & 0xFFu : digit_of(key, pc.shift, pc.bits); }
 bool bucket_is_key_function() { return true; }
 // The pass's role, a pipeline each (run-time branches cost the H200 two registers, and with
 // them half its workgroups). Bit 2, class rounds: atomic ranking, class by class, the classes
@@ -100,5 +102,6 @@ uint bucket_bits() { return pc.bits; }
 uint hist_pass() { return pc.pass_index; }
 
 #include "sort/binning.glsl"
+uint debug_skip_bits() { return DEBUG_SKIP; }
 
 void main() { binning_pass(); }
