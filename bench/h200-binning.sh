@@ -825,10 +825,24 @@ if want bar30; then
   echo "fitting 512x17 pair passes: ${FIT#,}" >> "$OUT/bar30.md"
   [ -n "$FIT" ] && timeout 120 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto$FIT,auto --trials 10 --json "$OUT/bar30-17.json" >> "$OUT/bar30.md" 2>&1
 fi
+# Session 30, second run: the two bits that gained (1024, 4096: skip5120) at 2^28 and in the
+# multisplit of pairs, alternated; and pair tiles of fewer, longer lanes (two workgroups an SM
+# allow 72 registers at 448 and 416 wide, 80 at 384), benched where they fit.
 if want bar30b; then
-  B30=${B30:-autoxautoxskip7680}
-  timeout 90 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy auto,autoxautoxskip3584,auto,autoxautoxskip3584 --trials 10 --json "$OUT/bar30-ms.json" >> "$OUT/bar30b.md" 2>&1
-  timeout 300 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,$B30,auto,$B30 --trials 10 --profile --json "$OUT/bar30-28.json" >> "$OUT/bar30b.md" 2>&1
+  T30B=448x17,448x18,448x19,448x20,416x20,416x21,384x22,384x23,448x19xskip5120,448x20xskip5120,416x21xskip5120,384x23xskip5120
+  timeout 120 $B pipelines --stats --binning-policy $T30B | grep -E '^sort_onesweep_k32_v1 \(sort u32 values 4B middle pass' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-200 > "$OUT/bar30b-regs.md" 2>&1
+  FIT=""
+  for P in ${T30B//,/ }; do
+    W=${P%%x*}; REST=${P#*x}; I=${REST%%x*}; FL=""; [[ "$REST" == *skip5120* ]] && FL=", skip 5120"
+    G=$(grep -F "(${W}x${I}, shared match, planes in sequence, values 8 at a time, index tiles${FL}))" "$OUT/bar30b-regs.md" | sed -nE 's/.*Register Count: ([0-9]+).*/\1/p' | head -1)
+    LIM=$(( (65536 / (2 * W) ) / 8 * 8 ))
+    echo "$P ${G:-?} (limit $LIM)" >> "$OUT/bar30b.md"
+    [ -n "$G" ] && [ "$G" -le "$LIM" ] && FIT="$FIT,$P"
+  done
+  echo "fitting: ${FIT#,}" >> "$OUT/bar30b.md"
+  timeout 150 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,autoxautoxskip5120$FIT,auto,autoxautoxskip5120 --trials 10 --json "$OUT/bar30b-26.json" >> "$OUT/bar30b.md" 2>&1
+  timeout 90 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy auto,autoxautoxskip1024,auto,autoxautoxskip1024 --trials 10 --json "$OUT/bar30b-ms.json" >> "$OUT/bar30b.md" 2>&1
+  timeout 300 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,autoxautoxskip5120,auto,autoxautoxskip5120 --trials 10 --profile --json "$OUT/bar30b-28.json" >> "$OUT/bar30b.md" 2>&1
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
