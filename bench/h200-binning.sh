@@ -801,48 +801,42 @@ if want final29; then
   timeout 60 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,512x17,512x18,auto --trials 10 --json "$OUT/final29-tiles.json" >> "$OUT/final29.md" 2>&1
   timeout 60 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy auto,512x17,512x18,auto --trials 10 --json "$OUT/final29-ms.json" >> "$OUT/final29.md" 2>&1
 fi
-# Session 30: experiment bits (glsl/sort/binning.glsl, onesweep.comp): 512 each subgroup
-# zeroes its own counter rows behind a subgroup barrier (no workgroup barrier), 1024 the
-# tile offsets' column counts kept in registers (rows written once), 2048 the value
-# scatter's lane index read after its barrier (session 23's xvfresh), 4096 the digit masked
-# by a constant (8-bit digits only); 7680 all four. Registers, 2^26 keys and pairs
-# alternated, 512x17 pair tiles where they fit two workgroups an SM, 2^28 pairs.
-if want bar30; then
-  P30=auto,autoxautoxskip512,autoxautoxskip1024,autoxautoxskip2048,autoxautoxskip4096,autoxautoxskip7680
-  T30=512x17,512x17xskip2048,512x17xvc9,512x17xvc9xskip2048,512x17xvc6,512x17xvc6xskip2048,512x17xvc12xskip2048,512x17xskip7680,512x17xvc9xskip7680,512x17xvc6xskip7680
-  timeout 90 $B pipelines --stats --binning-policy $P30 | grep -E '^(sort_onesweep_k32_v[01] \(sort u32 values|multisplit_k32_v1)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-240 > "$OUT/bar30-regs.md" 2>&1
+# Session 30's first run (step bar30 in cbd3bb2's copy of this script; its bits: 512 per-subgroup
+# row zeroing, 1024 the offsets' columns in registers, 2048 the value scatter's lanes read
+# fresh, 4096 a constant digit mask): 1024 and 4096 gained and are the defaults now (below,
+# those bits take the old paths); 512 tied and 2048 lost, both removed.
+# Session 30's kept changes (the tile offsets' columns in registers; a sort's whole-byte
+# digits masked by a constant) against the code before them (debug bits 1024 and 4096 take
+# the old paths; 1024 alone for the multisplit), alternated; pair tiles of fewer, longer
+# lanes where they fit two workgroups an SM.
+if want ab30; then
+  OLD=autoxautoxskip5120
+  timeout 60 $B pipelines --stats --binning-policy auto,$OLD | grep -E '^(sort_onesweep_k(32|64)_v[01] \(sort|multisplit_k32_v1)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-200 > "$OUT/ab30-regs.md" 2>&1
   for R in 1 2; do
-    timeout 150 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy $P30 --trials 10 --profile --json "$OUT/bar30-26-$R.json" >> "$OUT/bar30.md" 2>&1
+    timeout 100 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy auto,$OLD --trials 10 --json "$OUT/ab30-26-$R.json" >> "$OUT/ab30.md" 2>&1
   done
-  timeout 150 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy $P30 --trials 10 --profile --json "$OUT/bar30-26k.json" >> "$OUT/bar30.md" 2>&1
-  # The 512x17 pair passes that fit two workgroups an SM (at most 64 registers).
-  FIT=""
-  for P in ${T30//,/ }; do
-    G=$(timeout 40 $B pipelines --stats --binning-policy $P | grep -E '^sort_onesweep_k32_v1 \(sort u32 values 4B middle pass' | sed -nE 's/.*Register Count: ([0-9]+).*/\1/p' | head -1)
-    echo "$P ${G:-?}" >> "$OUT/bar30-regs17.md"
-    [ -n "$G" ] && [ "$G" -le 64 ] && FIT="$FIT,$P"
-  done
-  echo "fitting 512x17 pair passes: ${FIT#,}" >> "$OUT/bar30.md"
-  [ -n "$FIT" ] && timeout 120 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto$FIT,auto --trials 10 --json "$OUT/bar30-17.json" >> "$OUT/bar30.md" 2>&1
-fi
-# Session 30, second run: the two bits that gained (1024, 4096: skip5120) at 2^28 and in the
-# multisplit of pairs, alternated; and pair tiles of fewer, longer lanes (two workgroups an SM
-# allow 72 registers at 448 and 416 wide, 80 at 384), benched where they fit.
-if want bar30b; then
-  T30B=448x17,448x18,448x19,448x20,416x20,416x21,384x22,384x23,448x19xskip5120,448x20xskip5120,416x21xskip5120,384x23xskip5120
-  timeout 120 $B pipelines --stats --binning-policy $T30B | grep -E '^sort_onesweep_k32_v1 \(sort u32 values 4B middle pass' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-200 > "$OUT/bar30b-regs.md" 2>&1
+  timeout 90 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy auto,autoxautoxskip1024,auto,autoxautoxskip1024 --trials 10 --json "$OUT/ab30-ms.json" >> "$OUT/ab30.md" 2>&1
+  timeout 260 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,$OLD,auto,$OLD --trials 10 --profile --json "$OUT/ab30-28.json" >> "$OUT/ab30.md" 2>&1
+  T30B=448x17,448x18,448x19,448x20,416x20,416x21,384x22,384x23
+  timeout 60 $B pipelines --stats --binning-policy $T30B | grep -E '^sort_onesweep_k32_v1 \(sort u32 values 4B middle pass' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-200 > "$OUT/ab30-tiles-regs.md" 2>&1
   FIT=""
   for P in ${T30B//,/ }; do
-    W=${P%%x*}; REST=${P#*x}; I=${REST%%x*}; FL=""; [[ "$REST" == *skip5120* ]] && FL=", skip 5120"
-    G=$(grep -F "(${W}x${I}, shared match, planes in sequence, values 8 at a time, index tiles${FL}))" "$OUT/bar30b-regs.md" | sed -nE 's/.*Register Count: ([0-9]+).*/\1/p' | head -1)
+    W=${P%%x*}; I=${P#*x}
+    G=$(grep -F "(${P}, shared match, planes in sequence, values 8 at a time, index tiles))" "$OUT/ab30-tiles-regs.md" | sed -nE 's/.*Register Count: ([0-9]+).*/\1/p' | head -1)
     LIM=$(( (65536 / (2 * W) ) / 8 * 8 ))
-    echo "$P ${G:-?} (limit $LIM)" >> "$OUT/bar30b.md"
+    echo "$P ${G:-?} (limit $LIM)" >> "$OUT/ab30.md"
     [ -n "$G" ] && [ "$G" -le "$LIM" ] && FIT="$FIT,$P"
   done
-  echo "fitting: ${FIT#,}" >> "$OUT/bar30b.md"
-  timeout 150 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,autoxautoxskip5120$FIT,auto,autoxautoxskip5120 --trials 10 --json "$OUT/bar30b-26.json" >> "$OUT/bar30b.md" 2>&1
-  timeout 90 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy auto,autoxautoxskip1024,auto,autoxautoxskip1024 --trials 10 --json "$OUT/bar30b-ms.json" >> "$OUT/bar30b.md" 2>&1
-  timeout 300 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,autoxautoxskip5120,auto,autoxautoxskip5120 --trials 10 --profile --json "$OUT/bar30b-28.json" >> "$OUT/bar30b.md" 2>&1
+  echo "fitting: ${FIT#,}" >> "$OUT/ab30.md"
+  [ -n "$FIT" ] && timeout 100 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto$FIT --trials 10 --json "$OUT/ab30-tiles.json" >> "$OUT/ab30.md" 2>&1
+fi
+# Session 30's final rows, with the anchors in the same command.
+if want final30; then
+  timeout 120 $B selftest > "$OUT/final30-selftest.md" 2>&1
+  timeout 150 $B bench sort --n 2^20,2^28 --key u32 --values 0,4 --trials 10 --json "$OUT/final30-sort.json" >> "$OUT/final30.md" 2>&1
+  timeout 60 $B bench sort --n 2^27 --key u64 --values 0 --trials 10 --json "$OUT/final30-u64.json" >> "$OUT/final30.md" 2>&1
+  timeout 120 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 0,4 --ranking stable,atomic --trials 10 --json "$OUT/final30-ms.json" >> "$OUT/final30.md" 2>&1
+  timeout 80 $B bench perm --n 2^28 --values 0 --ranking atomic,stable --trials 10 --json "$OUT/final30-perm.json" >> "$OUT/final30.md" 2>&1
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"

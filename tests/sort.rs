@@ -121,6 +121,28 @@ fn bit_ranges() {
 }
 
 #[test]
+fn wide_workgroups() {
+    // Workgroups of 256 or more take a bucket an invocation in the tile offsets; with at most
+    // 16 subgroups (here at width 16) each column's offsets stay in registers while the bucket
+    // starts are scanned (glsl/sort/binning.glsl, bucket_offsets). Both rankings' passes, the
+    // fallback forced, a partial last digit (its mask from the push constants) and whole ones.
+    let ctx = common::ctx();
+    for (key, value_bytes, period, bits) in [(KeyType::U32, 4, 0, None), (KeyType::F32, 0, 3, None), (KeyType::U64, 4, 2, None), (KeyType::I32, 4, 0, Some((3, 29)))] {
+        for pattern in [KeyPattern::Random, KeyPattern::FewDistinct] {
+            let mut d = SortDesc::new(key, 50_001);
+            d.policy = BinningPolicy::parse("256x8").unwrap();
+            d.value_bytes = value_bytes;
+            d.force_fallback_period = period;
+            if let Some(b) = bits {
+                d.bits = b;
+            }
+            check(&d, pattern, 7);
+        }
+    }
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
 fn totals_from_the_tiles() {
     // No upfront histogram (`xtotN`, BinningPolicy::totals_max_tiles; on by default only where
     // the device reports its compute units): every key type, keys and pairs, both directions,

@@ -39,10 +39,6 @@ layout(set = 0, binding = 5, std430) coherent buffer State { uint state[]; };
 
 #include "sort/hist_layout.glsl"
 
-uint debug_skip_bits();
-// (Experiment bit 4096: the digit masked by a constant 0xFF, for 8-bit digits only.)
-uint bucket_of(uint index, KEY key) { return (debug_skip_bits() & 4096u) != 0u ? uint(order_key(key) >> pc.shift) & 0xFFu : digit_of(key, pc.shift, pc.bits); }
-bool bucket_is_key_function() { return true; }
 // The pass's role, a pipeline each (run-time branches cost the H200 two registers, and with
 // them half its workgroups). Bit 2, class rounds: atomic ranking, class by class, the classes
 // being the previous pass's buckets (src/prims/sort.rs sets it only where LSD order needs no
@@ -52,6 +48,15 @@ bool bucket_is_key_function() { return true; }
 layout(constant_id = 15) const uint PASS_ROLE = 0;
 #define CLASS_ROUNDS
 bool class_rounds() { return (PASS_ROLE & 4u) != 0u; }
+// Bit 4, byte digits: each pass of the pipeline takes a whole 8-bit digit, so the digit's
+// mask is a constant (the H200's compiler otherwise rebuilt (1 << bits) - 1 in every scatter
+// round: bench/results/h200/binning/session30).
+uint debug_skip_bits();
+uint bucket_of(uint index, KEY key) {
+    bool bytes = (PASS_ROLE & 16u) != 0u && (debug_skip_bits() & 4096u) == 0u;  // (4096: A/B)
+    return bytes ? uint(order_key(key) >> pc.shift) & 0xFFu : digit_of(key, pc.shift, pc.bits);
+}
+bool bucket_is_key_function() { return true; }
 // Where the previous pass's bucket b starts in its output (its digit offsets).
 uint class_start(uint b) { return offsets[(pc.pass_index - 1u) * 256u + b]; }
 #ifdef PERM_IDS

@@ -483,6 +483,9 @@ pub(crate) struct BinningPass {
 pub(crate) const ROLE_CLASS_ROUNDS: u32 = 4;
 /// PASS_ROLE bit 3: the pass stages one word an element whatever its key and value words.
 pub(crate) const ROLE_ONE_PLANE: u32 = 8;
+/// PASS_ROLE bit 4 (sorts): every pass the pipeline runs takes a whole 8-bit digit, so its
+/// mask is a constant.
+pub(crate) const ROLE_BYTE_DIGITS: u32 = 16;
 
 /// The kernel-specific part of a binning pipeline.
 #[derive(Clone)]

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::binning::{self, BinningInput, BinningKernel, BinningPass, BinningPolicy, Ranking, ROLE_CLASS_ROUNDS};
+use super::binning::{self, BinningInput, BinningKernel, BinningPass, BinningPolicy, Ranking, ROLE_BYTE_DIGITS, ROLE_CLASS_ROUNDS};
 use crate::error::{invalid, Result};
 use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
 
@@ -188,9 +188,12 @@ impl SortPlan {
             ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
         let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
         let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings: 6, push_bytes: 20, role: 0, totals: roles.is_none() };
+        // A sort's own passes take whole bytes where its last digit does (only the last can
+        // be narrower), and then mask them with a constant.
+        let bytes = if roles.is_none() && desc.last_bits() == 8 { ROLE_BYTE_DIGITS } else { 0 };
         let binning = |ranking: Ranking, role: u32, items: u32| {
             let policy = BinningPolicy { items: if items == 0 { desc.policy.items } else { items }, ..desc.policy };
-            BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &policy, ranking, BinningKernel { role, ..kernel.clone() })
+            BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &policy, ranking, BinningKernel { role: role | bytes, ..kernel.clone() })
         };
         let single = desc.passes() == 1;
         // A single pass is both first and last (the last pipeline). Only the first pass may
