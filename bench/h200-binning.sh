@@ -806,9 +806,9 @@ fi
 # fresh, 4096 a constant digit mask): 1024 and 4096 gained and are the defaults now (below,
 # those bits take the old paths); 512 tied and 2048 lost, both removed.
 # Session 30's kept changes (the tile offsets' columns in registers; a sort's whole-byte
-# digits masked by a constant) against the code before them (debug bits 1024 and 4096 take
-# the old paths; 1024 alone for the multisplit), alternated; pair tiles of fewer, longer
-# lanes where they fit two workgroups an SM.
+# digits masked by a constant) against the code before them (in 49b9f39's build debug bits
+# 1024 and 4096 took the old paths; 1024 alone for the multisplit; the bits are gone since),
+# alternated; pair tiles of fewer, longer lanes where they fit two workgroups an SM.
 if want ab30; then
   OLD=autoxautoxskip5120
   timeout 60 $B pipelines --stats --binning-policy auto,$OLD | grep -E '^(sort_onesweep_k(32|64)_v[01] \(sort|multisplit_k32_v1)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-200 > "$OUT/ab30-regs.md" 2>&1

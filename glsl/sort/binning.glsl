@@ -570,7 +570,7 @@ const uint BPT = ATOMIC_RANK != 0u ? 4u : (256u + gl_WorkGroupSize.x - 1u) / gl_
 void bucket_offsets(out uint hist[BPT]) {
     uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
     uint rows = ATOMIC_RANK != 0u ? 1u : gl_NumSubgroups;
-    if (ATOMIC_RANK == 0u && wg >= 256u && rows <= 16u && (DEBUG_SKIP & 1024u) == 0u) {  // (1024: A/B)
+    if (ATOMIC_RANK == 0u && wg >= 256u && rows <= 16u) {
         // A bucket per invocation (at most one) and few rows: the column's offsets are kept in
         // registers while its start, a workgroup exclusive scan of the totals, is found, so
         // each row word is read once and written once (H200, 2^26 u32 pairs: 2.016-2.017 ms

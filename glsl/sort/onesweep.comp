@@ -51,10 +51,8 @@ bool class_rounds() { return (PASS_ROLE & 4u) != 0u; }
 // Bit 4, byte digits: each pass of the pipeline takes a whole 8-bit digit, so the digit's
 // mask is a constant (the H200's compiler otherwise rebuilt (1 << bits) - 1 in every scatter
 // round: bench/results/h200/binning/session30).
-uint debug_skip_bits();
 uint bucket_of(uint index, KEY key) {
-    bool bytes = (PASS_ROLE & 16u) != 0u && (debug_skip_bits() & 4096u) == 0u;  // (4096: A/B)
-    return bytes ? uint(order_key(key) >> pc.shift) & 0xFFu : digit_of(key, pc.shift, pc.bits);
+    return (PASS_ROLE & 16u) != 0u ? uint(order_key(key) >> pc.shift) & 0xFFu : digit_of(key, pc.shift, pc.bits);
 }
 bool bucket_is_key_function() { return true; }
 // Where the previous pass's bucket b starts in its output (its digit offsets).
@@ -107,6 +105,5 @@ uint bucket_bits() { return pc.bits; }
 uint hist_pass() { return pc.pass_index; }
 
 #include "sort/binning.glsl"
-uint debug_skip_bits() { return DEBUG_SKIP; }
 
 void main() { binning_pass(); }
