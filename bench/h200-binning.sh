@@ -837,12 +837,8 @@ if want final30; then
   timeout 100 $B selftest > "$OUT/final30-selftest.md" 2>&1
   timeout 60 $B bench sort --n 2^27 --key u64 --values 0 --trials 10 --json "$OUT/final30-u64.json" >> "$OUT/final30.md" 2>&1
 fi
-# Session 30: the 256-way multisplit's byte-wide bit field masked by a constant (debug bit
-# 4096 takes the old path), stable pairs alternated at 2^26, then once each at 2^28.
-if want ms30; then
-  timeout 80 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy auto,autoxautoxskip4096,auto,autoxautoxskip4096 --trials 10 --json "$OUT/ms30-26.json" >> "$OUT/ms30.md" 2>&1
-  timeout 130 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy auto,autoxautoxskip4096 --trials 10 --json "$OUT/ms30-28.json" >> "$OUT/ms30.md" 2>&1
-fi
+# Session 30's ms30 step (in 78f7c9e's copy of this script) timed the 256-way multisplit's
+# byte-wide bit field masked by a constant: a tie, removed (FINDINGS.md).
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
