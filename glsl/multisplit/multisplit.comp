@@ -32,14 +32,7 @@ layout(set = 0, binding = 6, std430) readonly buffer AuxSplit { KEY aux_splitter
 
 #include "sort/hist_layout.glsl"
 
-// PASS_ROLE bit 4 (src/prims/binning.rs, ROLE_BYTE_DIGITS): the bit field is a whole byte,
-// masked by a constant (as a sort's digits: glsl/sort/onesweep.comp).
-layout(constant_id = 15) const uint PASS_ROLE = 0;
-uint debug_skip_bits();
-uint bucket_of(uint index, KEY key) {
-    if (SOURCE == 0u && (PASS_ROLE & 16u) != 0u && (debug_skip_bits() & 4096u) == 0u) return uint(key >> pc.shift) & 0xFFu;  // (4096: A/B)
-    return bucket_from(index, key);
-}
+uint bucket_of(uint index, KEY key) { return bucket_from(index, key); }
 bool bucket_is_key_function() { return SOURCE == 0u; }
 KEY key_in(uint i) { return keys_in[i]; }
 void key_out(uint i, KEY k) { keys_out[i] = k; }
@@ -50,6 +43,5 @@ uint bucket_bits() { return pc.buckets <= 1u ? 0u : uint(findMSB(pc.buckets - 1u
 uint hist_pass() { return 0u; }
 
 #include "sort/binning.glsl"
-uint debug_skip_bits() { return DEBUG_SKIP; }
 
 void main() { binning_pass(); }

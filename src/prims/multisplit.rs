@@ -15,7 +15,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::scan::{ScanDesc, ScanKind, ScanOp, ScanPlan};
-use super::binning::{self, BinningInput, BinningKernel, BinningPass, Ranking, ROLE_BYTE_DIGITS};
+use super::binning::{self, BinningInput, BinningKernel, BinningPass, Ranking};
 use super::sort::{order_key, KeyType, SortDesc, SortPlan, SortPolicy, SortScratch};
 use super::DType;
 use crate::error::{invalid, Result};
@@ -210,11 +210,7 @@ impl MultisplitPlan {
             source: src,
             bindings: 7,
             push_bytes: 20,
-            // A byte-wide bit field of a 4-byte key: masked by a constant (as a sort's digits).
-            role: match desc.source {
-                BucketSource::Bits { lo, hi } if hi - lo == 8 && !desc.key.wide() => ROLE_BYTE_DIGITS,
-                _ => 0,
-            },
+            role: 0,
             totals: false,
         };
         let pass = BinningPass::new(ctx, &what, input, desc.force_fallback_period, &desc.policy, desc.ranking, kernel)?;
