@@ -839,6 +839,36 @@ if want final30; then
 fi
 # Session 30's ms30 step (in 78f7c9e's copy of this script) timed the 256-way multisplit's
 # byte-wide bit field masked by a constant: a tie, removed (FINDINGS.md).
+# Session 31: the workgroup exclusive scan as one helper (common/wg_scan.glsl) against the
+# code before it (target/release/vkprims-old, b3aa409): every pipeline's statistics, and the
+# u32 passes alternated; then the pairs' value groups (xvcN) and look-back windows at 512x16.
+if want d31; then
+  OLDB=./target/release/vkprims-old
+  for X in new old; do
+    BIN=$B; [ $X = old ] && BIN=$OLDB
+    timeout 90 $BIN pipelines --stats | sed -E 's/ \| Binary Size: [0-9]+//' > "$OUT/d31-stats-$X.md" 2>&1
+  done
+  echo "pipelines whose statistics differ: $(diff "$OUT/d31-stats-new.md" "$OUT/d31-stats-old.md" | grep -c '^<') of $(wc -l < "$OUT/d31-stats-new.md")" >> "$OUT/d31.md"
+  for R in 1 2; do
+    for X in new old; do
+      BIN=$B; [ $X = old ] && BIN=$OLDB
+      timeout 60 $BIN bench sort --n 2^26 --key u32 --values 0,4 --trials 10 --json "$OUT/d31-26-$X-$R.json" >> "$OUT/d31.md" 2>&1
+      timeout 60 $BIN bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --trials 10 --json "$OUT/d31-ms-$X-$R.json" >> "$OUT/d31.md" 2>&1
+    done
+  done
+  timeout 100 $B selftest > "$OUT/d31-selftest.md" 2>&1
+  VC=autoxautoxvc4,autoxautoxvc5,autoxautoxvc6,autoxautoxvc7,autoxautoxvc9,autoxautoxvc10,autoxautoxvc11,autoxautoxvc12
+  pair_regs $B auto,$VC d31-vc-regs.md
+  FIT=""
+  for P in ${VC//,/ }; do
+    C=${P##*xvc}
+    G=$(grep -F "values ${C} at a time, index tiles))" "$OUT/d31-vc-regs.md" | grep '^sort_onesweep' | sed -nE 's/.*Register Count: ([0-9]+).*/\1/p' | head -1)
+    echo "$P ${G:-?}" >> "$OUT/d31.md"
+    [ -n "$G" ] && [ "$G" -le 64 ] && FIT="$FIT,$P"
+  done
+  echo "fitting: ${FIT#,}" >> "$OUT/d31.md"
+  timeout 200 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto$FIT,autoxautoxlb4,autoxautoxlb16,auto --trials 10 --json "$OUT/d31-vc.json" >> "$OUT/d31.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

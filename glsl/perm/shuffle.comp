@@ -74,6 +74,7 @@ shared uint s_slot[CAPACITY];
 shared uint s_tag[CAPACITY];
 shared uint s_start[LABELS];  // counts, then run starts, then (after placing) run ends
 shared uint s_sums[256];      // the scan's per-subgroup sums (WG <= 1024, width >= 4)
+#include "common/wg_scan.glsl"
 
 // The draw serving elements k, k + m4, k + 2 m4 and k + 3 m4.
 uvec4 draw_quad(uint g, uint k, uvec2 key) { return philox4x32(uvec4(g, k, 2u, 0u), key); }
@@ -127,10 +128,7 @@ void main() {
     uint first = min(t * per, LABELS), last = min(first + per, LABELS);
     uint mine = 0u;
     for (uint l = first; l < last; ++l) mine += s_start[l];
-    uint before = subgroupExclusiveAdd(mine);
-    if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u) s_sums[gl_SubgroupID] = before + mine;
-    barrier();
-    for (uint s = 0u; s < gl_SubgroupID; ++s) before += s_sums[s];
+    uint before = workgroup_exclusive_add(mine);
     for (uint l = first; l < last; ++l) {
         uint c = s_start[l];
         s_start[l] = before;

@@ -167,6 +167,7 @@ shared uint s_glob[256];         // global index of the tile's first element of 
 // every round rewrites s_glob for every complete bucket before its barrier.
 #define s_fb s_glob
 shared uint s_sums[32];          // scan of the bucket totals: per-subgroup sums
+#include "common/wg_scan.glsl"
 shared uint s_tile;
 shared uint s_stuck[2];  // look-back fallback rounds, by parity: 1 + the newest stuck tile, 0: none
 #ifndef ONE_PLANE
@@ -311,10 +312,7 @@ void scan_glob() {
     uint first = min(lid * per, 256u), last = min(first + per, 256u);
     uint mine = 0u;
     for (uint d = first; d < last; ++d) mine += s_glob[d];
-    uint before = subgroupExclusiveAdd(mine);
-    if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u) s_sums[gl_SubgroupID] = before + mine;
-    barrier();
-    for (uint s = 0u; s < gl_SubgroupID; ++s) before += s_sums[s];
+    uint before = workgroup_exclusive_add(mine);
     for (uint d = first; d < last; ++d) {
         uint c = s_glob[d];
         s_glob[d] = before;
@@ -582,10 +580,7 @@ void bucket_offsets(out uint hist[BPT]) {
             if (s < rows && lid < 256u) run += s_mem[s * 256u + lid];
         }
         hist[0] = lid < 256u ? run : 0u;
-        uint before = subgroupExclusiveAdd(hist[0]);
-        if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u) s_sums[gl_SubgroupID] = before + hist[0];
-        barrier();
-        for (uint s = 0u; s < gl_SubgroupID; ++s) before += s_sums[s];
+        uint before = workgroup_exclusive_add(hist[0]);
         if (lid < 256u) {
             s_start[lid] = before;
             [[unroll]] for (uint s = 0u; s < 16u; ++s)
@@ -611,10 +606,7 @@ void bucket_offsets(out uint hist[BPT]) {
     if (wg >= 256u) {
         // A bucket per invocation (at most one): its start is a workgroup exclusive scan of
         // the totals, folded into its own column, so two barriers do (five below).
-        uint before = subgroupExclusiveAdd(hist[0]);
-        if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u) s_sums[gl_SubgroupID] = before + hist[0];
-        barrier();
-        for (uint s = 0u; s < gl_SubgroupID; ++s) before += s_sums[s];
+        uint before = workgroup_exclusive_add(hist[0]);
         if (lid < 256u) {
             s_start[lid] = before;
             for (uint s = 0u; s < rows; ++s) s_mem[s * 256u + lid] += before;
@@ -628,10 +620,7 @@ void bucket_offsets(out uint hist[BPT]) {
     uint first = min(lid * per, 256u), last = min(first + per, 256u);
     uint mine = 0u;
     for (uint d = first; d < last; ++d) mine += s_start[d];
-    uint before = subgroupExclusiveAdd(mine);
-    if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u) s_sums[gl_SubgroupID] = before + mine;
-    barrier();
-    for (uint s = 0u; s < gl_SubgroupID; ++s) before += s_sums[s];
+    uint before = workgroup_exclusive_add(mine);
     uint tot[8];  // per <= 8 when WG >= 32 (the host guarantees WG >= 64)
     for (uint d = first; d < last; ++d) tot[d - first] = s_start[d];
     barrier();
