@@ -869,6 +869,29 @@ if want d31; then
   echo "fitting: ${FIT#,}" >> "$OUT/d31.md"
   timeout 200 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto$FIT,autoxautoxlb4,autoxautoxlb16,auto --trials 10 --json "$OUT/d31-vc.json" >> "$OUT/d31.md" 2>&1
 fi
+# Session 31: 8-byte keys (no values) with the constant byte mask (target/release/vkprims-u64mask)
+# against without (this build), alternated; pair tiles with both planes staged at once.
+if want u64m31; then
+  MB=./target/release/vkprims-u64mask
+  for X in mask plain; do
+    BIN=$B; [ $X = mask ] && BIN=$MB
+    timeout 90 $BIN pipelines --stats | grep -E '^sort_onesweep_k64_v0 \(sort' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/u64m31-regs-$X.md" 2>&1
+  done
+  for R in 1 2; do
+    for X in mask plain; do
+      BIN=$B; [ $X = mask ] && BIN=$MB
+      echo "== $X $R" >> "$OUT/u64m31.md"
+      timeout 60 $BIN bench sort --n 2^27 --key u64 --values 0 --trials 10 --json "$OUT/u64m31-u64-$X-$R.json" >> "$OUT/u64m31.md" 2>&1
+    done
+  done
+  for X in mask plain; do
+    BIN=$B; [ $X = mask ] && BIN=$MB
+    echo "== $X i64 f64" >> "$OUT/u64m31.md"
+    timeout 90 $BIN bench sort --n 2^26 --key i64,f64 --values 0 --trials 10 --json "$OUT/u64m31-if-$X.json" >> "$OUT/u64m31.md" 2>&1
+  done
+  pair_regs $B auto,512x10xnoseq,512x11xnoseq u64m31-noseq-regs.md
+  timeout 90 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,512x10xnoseq,512x11xnoseq,auto --trials 10 --json "$OUT/u64m31-noseq.json" >> "$OUT/u64m31.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

@@ -189,11 +189,11 @@ impl SortPlan {
         let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
         let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings: 6, push_bytes: 20, role: 0, totals: roles.is_none() };
         // A sort's own passes take whole bytes where its last digit does (only the last can
-        // be narrower), and 4-byte keys then mask them with a constant (H200, 2^26: u32 keys
-        // 1.438 ms against 1.450, pairs 2.012 against 2.025-2.030, with the offsets below;
-        // 8-byte keys were not timed, and i64 pairs took 92 registers against 80:
-        // bench/results/h200/binning/session30).
-        let bytes = if roles.is_none() && desc.last_bits() == 8 && !desc.key.wide() { ROLE_BYTE_DIGITS } else { 0 };
+        // be narrower), and then mask them with a constant, except 8-byte keys with values
+        // (H200, 2^26: u32 keys 1.438 ms against 1.450, pairs 2.012 against 2.025-2.030,
+        // session30; 8-byte keys alone tie or gain, f64 4.057 against 4.109, session31; i64
+        // pairs took 92 registers against 80: bench/results/h200/binning/session30).
+        let bytes = if roles.is_none() && desc.last_bits() == 8 && (!desc.key.wide() || desc.value_bytes == 0) { ROLE_BYTE_DIGITS } else { 0 };
         let binning = |ranking: Ranking, role: u32, items: u32| {
             let policy = BinningPolicy { items: if items == 0 { desc.policy.items } else { items }, ..desc.policy };
             BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &policy, ranking, BinningKernel { role: role | bytes, ..kernel.clone() })
