@@ -839,7 +839,7 @@ if want final30; then
 fi
 # Session 30's ms30 step (in 78f7c9e's copy of this script) timed the 256-way multisplit's
 # byte-wide bit field masked by a constant: a tie, removed (FINDINGS.md).
-# Session 31: the workgroup exclusive scan as one helper (common/wg_scan.glsl) against the
+# Session 31: the workgroup exclusive scan as one helper (common/workgroup.glsl) against the
 # code before it (target/release/vkprims-old, b3aa409): every pipeline's statistics, and the
 # u32 passes alternated; then the pairs' value groups (xvcN) and look-back windows at 512x16.
 if want d31; then

@@ -74,7 +74,7 @@ shared uint s_slot[CAPACITY];
 shared uint s_tag[CAPACITY];
 shared uint s_start[LABELS];  // counts, then run starts, then (after placing) run ends
 shared uint s_sums[256];      // the scan's per-subgroup sums (WG <= 1024, width >= 4)
-#include "common/wg_scan.glsl"
+#include "common/workgroup.glsl"
 
 // The draw serving elements k, k + m4, k + 2 m4 and k + 3 m4.
 uvec4 draw_quad(uint g, uint k, uvec2 key) { return philox4x32(uvec4(g, k, 2u, 0u), key); }

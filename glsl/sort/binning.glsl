@@ -167,7 +167,7 @@ shared uint s_glob[256];         // global index of the tile's first element of 
 // every round rewrites s_glob for every complete bucket before its barrier.
 #define s_fb s_glob
 shared uint s_sums[32];          // scan of the bucket totals: per-subgroup sums
-#include "common/wg_scan.glsl"
+#include "common/workgroup.glsl"
 shared uint s_tile;
 shared uint s_stuck[2];  // look-back fallback rounds, by parity: 1 + the newest stuck tile, 0: none
 #ifndef ONE_PLANE
