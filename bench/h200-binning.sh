@@ -892,6 +892,41 @@ if want u64m31; then
   pair_regs $B auto,512x10xnoseq,512x11xnoseq u64m31-noseq-regs.md
   timeout 90 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,512x10xnoseq,512x11xnoseq,auto --trials 10 --json "$OUT/u64m31-noseq.json" >> "$OUT/u64m31.md" 2>&1
 fi
+# Session 31: i64 keys' class-round second pass took 74 registers (one workgroup of 448 an SM;
+# u64 63, f64 68): the sort with a stable second pass instead (xcr: no class rounds below that
+# many tiles) and with 448x12 tiles, against the default; then the final rows with the anchors.
+if want i64c31; then
+  NOCR=autoxautoxcr1000000000
+  timeout 90 $B pipelines --stats --binning-policy auto,448x12 | grep -E '^sort_onesweep_k64_v0 \(sort i64' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/i64c31-regs.md" 2>&1
+  timeout 150 $B bench sort --n 2^26 --key i64 --values 0 --binning-policy auto,$NOCR,448x12,auto,$NOCR --trials 10 --profile --json "$OUT/i64c31-i64.json" >> "$OUT/i64c31.md" 2>&1
+  timeout 60 $B bench sort --n 2^26 --key u64 --values 0 --binning-policy auto,$NOCR --trials 10 --profile --json "$OUT/i64c31-u64.json" >> "$OUT/i64c31.md" 2>&1
+fi
+if want final31; then
+  timeout 100 $B selftest > "$OUT/final31-selftest.md" 2>&1
+  timeout 60 $B bench sort --n 2^27 --key u64 --values 0 --trials 10 --json "$OUT/final31-u64.json" >> "$OUT/final31.md" 2>&1
+  timeout 150 $B bench sort --n 2^28 --key u32 --values 4 --trials 10 --json "$OUT/final31-pairs.json" >> "$OUT/final31.md" 2>&1
+fi
+# Session 31: the digit of unsigned and signed 8-byte keys as a 32-bit XOR by a uniform
+# (target/release/vkprims-i64x) against the 64-bit order key (this build), alternated.
+if want i64x31; then
+  XB=./target/release/vkprims-i64x
+  for X in x plain; do
+    BIN=$B; [ $X = x ] && BIN=$XB
+    timeout 90 $BIN pipelines --stats | grep -E '^(sort_onesweep_k64|sort_histogram_k64|multisplit_k64)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/i64x31-regs-$X.md" 2>&1
+  done
+  for R in 1 2; do
+    for X in x plain; do
+      BIN=$B; [ $X = x ] && BIN=$XB
+      echo "== $X $R" >> "$OUT/i64x31.md"
+      timeout 90 $BIN bench sort --n 2^26 --key i64,u64 --values 0 --trials 10 --json "$OUT/i64x31-$X-$R.json" >> "$OUT/i64x31.md" 2>&1
+    done
+  done
+  for X in x plain; do
+    BIN=$B; [ $X = x ] && BIN=$XB
+    echo "== $X pairs" >> "$OUT/i64x31.md"
+    timeout 90 $BIN bench sort --n 2^25 --key i64 --values 4,8 --trials 10 --json "$OUT/i64x31-pairs-$X.json" >> "$OUT/i64x31.md" 2>&1
+  done
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

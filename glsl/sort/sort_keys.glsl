@@ -16,7 +16,14 @@ KEY order_key(KEY k) {
     if (KEY_KIND == 2u) k = (k & 0x8000000000000000ul) != 0ul ? ~k : (k | 0x8000000000000000ul);
     return DESCENDING != 0u ? ~k : k;
 }
-uint digit_of(KEY k, uint shift, uint bits) { return uint(order_key(k) >> shift) & ((1u << bits) - 1u); }
+// Unsigned and signed keys differ from their order key by a constant XOR (order_key(0)), so
+// the digit takes it as a 32-bit XOR by a uniform, not the key as a 64-bit one: the H200's
+// compiler gave i64 keys' passes up to 74 registers otherwise, one workgroup an SM
+// (bench/results/h200/binning/session31).
+uint digit_of(KEY k, uint shift, uint bits) {
+    uint d = KEY_KIND == 2u ? uint(order_key(k) >> shift) : uint(k >> shift) ^ uint(order_key(KEY(0)) >> shift);
+    return d & ((1u << bits) - 1u);
+}
 #else
 #define KEY uint
 KEY order_key(KEY k) {
