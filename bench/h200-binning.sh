@@ -927,6 +927,11 @@ if want i64x31; then
     timeout 90 $BIN bench sort --n 2^25 --key i64 --values 4,8 --trials 10 --json "$OUT/i64x31-pairs-$X.json" >> "$OUT/i64x31.md" 2>&1
   done
 fi
+# Session 31's final build (4290f1e): selftest and 8-byte keys at 2^27, with the anchors.
+if want final31b; then
+  timeout 100 $B selftest > "$OUT/final31b-selftest.md" 2>&1
+  timeout 120 $B bench sort --n 2^27 --key u64,i64,f64 --values 0 --trials 10 --json "$OUT/final31b-k64.json" >> "$OUT/final31b.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
