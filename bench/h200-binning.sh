@@ -16,9 +16,24 @@ step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" 
 # The driver's SASS of the largest pipeline a command compiles (from a fresh disk cache, read
 # by target/exp/sass.py): sass_of NAME MDFILE COMMAND..., into $OUT/NAME.sass and a line of MDFILE.
 sass_of() { local name=$1 md=$2; shift 2; rm -rf ~/.cache/nvidia/GLCache; timeout 60 "$@" > /dev/null 2>&1; timeout 150 python3 target/exp/sass.py "$name" >> "$OUT/$md" 2>&1; }
+# stats_of BIN REGEX FILE [POLICIES]: binary BIN's pipeline statistics lines matching REGEX
+# (under binning policies POLICIES, comma-separated; none: the default), into $OUT/FILE.
+stats_of() { timeout 90 $1 pipelines --stats ${4:+--binning-policy $4} | grep -E "$2" | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/$3" 2>&1; }
+# Two builds alternated: ab NAME ROUNDS LABEL_A BIN_A LABEL_B BIN_B BENCH-ARGS... runs
+# `BIN bench BENCH-ARGS --json $OUT/NAME-LABEL-R.json` for each round R, A then B, into $OUT/NAME.md.
+ab() {
+  local name=$1 rounds=$2 la=$3 ba=$4 lb=$5 bb=$6 r x bin; shift 6
+  for r in $(seq "$rounds"); do
+    for x in "$la" "$lb"; do
+      bin=$ba; [ "$x" = "$lb" ] && bin=$bb
+      echo "== $x $r" >> "$OUT/$name.md"
+      timeout 120 $bin bench "$@" --json "$OUT/$name-$x-$r.json" >> "$OUT/$name.md" 2>&1
+    done
+  done
+}
 # The u32 pair passes' pipeline statistics (sort and multisplit: registers, shared memory) of
 # binary BIN under binning policies P (comma-separated; empty: the default), into $OUT/FILE.
-pair_regs() { local bin=$1 p=$2 file=$3; timeout 90 $bin pipelines --stats ${p:+--binning-policy $p} | grep -E '^(sort_onesweep_k32_v1 \(sort u32 values 4B|multisplit_k32_v1)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/$file" 2>&1; }
+pair_regs() { stats_of $1 '^(sort_onesweep_k32_v1 \(sort u32 values 4B|multisplit_k32_v1)' $3 $2; }
 if want anchors; then
   { [ -x /tmp/cub_anchor ] || nvcc -O3 -arch=sm_90 -o /tmp/cub_anchor .gl/cub_anchor.cu; } && timeout 120 /tmp/cub_anchor > "$OUT/cub.txt" 2>&1
   timeout 60 python3 .gl/randperm_anchor.py > "$OUT/randperm.txt" 2>&1
@@ -839,23 +854,17 @@ if want final30; then
 fi
 # Session 30's ms30 step (in 78f7c9e's copy of this script) timed the 256-way multisplit's
 # byte-wide bit field masked by a constant: a tie, removed (FINDINGS.md).
-# Session 31: the workgroup exclusive scan as one helper (common/workgroup.glsl) against the
+# Session 31 (its runs used 4290f1e's copy of this script: the same commands, file names
+# slightly different). The workgroup exclusive scan as one helper (common/workgroup.glsl) against the
 # code before it (target/release/vkprims-old, b3aa409): every pipeline's statistics, and the
 # u32 passes alternated; then the pairs' value groups (xvcN) and look-back windows at 512x16.
 if want d31; then
   OLDB=./target/release/vkprims-old
-  for X in new old; do
-    BIN=$B; [ $X = old ] && BIN=$OLDB
-    timeout 90 $BIN pipelines --stats | sed -E 's/ \| Binary Size: [0-9]+//' > "$OUT/d31-stats-$X.md" 2>&1
-  done
+  stats_of $B . d31-stats-new.md
+  stats_of $OLDB . d31-stats-old.md
   echo "pipelines whose statistics differ: $(diff "$OUT/d31-stats-new.md" "$OUT/d31-stats-old.md" | grep -c '^<') of $(wc -l < "$OUT/d31-stats-new.md")" >> "$OUT/d31.md"
-  for R in 1 2; do
-    for X in new old; do
-      BIN=$B; [ $X = old ] && BIN=$OLDB
-      timeout 60 $BIN bench sort --n 2^26 --key u32 --values 0,4 --trials 10 --json "$OUT/d31-26-$X-$R.json" >> "$OUT/d31.md" 2>&1
-      timeout 60 $BIN bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --trials 10 --json "$OUT/d31-ms-$X-$R.json" >> "$OUT/d31.md" 2>&1
-    done
-  done
+  ab d31-26 2 new $B old $OLDB sort --n 2^26 --key u32 --values 0,4 --trials 10
+  ab d31-ms 2 new $B old $OLDB multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --trials 10
   timeout 100 $B selftest > "$OUT/d31-selftest.md" 2>&1
   VC=autoxautoxvc4,autoxautoxvc5,autoxautoxvc6,autoxautoxvc7,autoxautoxvc9,autoxautoxvc10,autoxautoxvc11,autoxautoxvc12
   pair_regs $B auto,$VC d31-vc-regs.md
@@ -873,22 +882,10 @@ fi
 # against without (this build), alternated; pair tiles with both planes staged at once.
 if want u64m31; then
   MB=./target/release/vkprims-u64mask
-  for X in mask plain; do
-    BIN=$B; [ $X = mask ] && BIN=$MB
-    timeout 90 $BIN pipelines --stats | grep -E '^sort_onesweep_k64_v0 \(sort' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/u64m31-regs-$X.md" 2>&1
-  done
-  for R in 1 2; do
-    for X in mask plain; do
-      BIN=$B; [ $X = mask ] && BIN=$MB
-      echo "== $X $R" >> "$OUT/u64m31.md"
-      timeout 60 $BIN bench sort --n 2^27 --key u64 --values 0 --trials 10 --json "$OUT/u64m31-u64-$X-$R.json" >> "$OUT/u64m31.md" 2>&1
-    done
-  done
-  for X in mask plain; do
-    BIN=$B; [ $X = mask ] && BIN=$MB
-    echo "== $X i64 f64" >> "$OUT/u64m31.md"
-    timeout 90 $BIN bench sort --n 2^26 --key i64,f64 --values 0 --trials 10 --json "$OUT/u64m31-if-$X.json" >> "$OUT/u64m31.md" 2>&1
-  done
+  stats_of $MB '^sort_onesweep_k64_v0 \(sort' u64m31-regs-mask.md
+  stats_of $B '^sort_onesweep_k64_v0 \(sort' u64m31-regs-plain.md
+  ab u64m31-u64 2 mask $MB plain $B sort --n 2^27 --key u64 --values 0 --trials 10
+  ab u64m31-if 1 mask $MB plain $B sort --n 2^26 --key i64,f64 --values 0 --trials 10
   pair_regs $B auto,512x10xnoseq,512x11xnoseq u64m31-noseq-regs.md
   timeout 90 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,512x10xnoseq,512x11xnoseq,auto --trials 10 --json "$OUT/u64m31-noseq.json" >> "$OUT/u64m31.md" 2>&1
 fi
@@ -910,22 +907,10 @@ fi
 # (target/release/vkprims-i64x) against the 64-bit order key (this build), alternated.
 if want i64x31; then
   XB=./target/release/vkprims-i64x
-  for X in x plain; do
-    BIN=$B; [ $X = x ] && BIN=$XB
-    timeout 90 $BIN pipelines --stats | grep -E '^(sort_onesweep_k64|sort_histogram_k64|multisplit_k64)' | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/i64x31-regs-$X.md" 2>&1
-  done
-  for R in 1 2; do
-    for X in x plain; do
-      BIN=$B; [ $X = x ] && BIN=$XB
-      echo "== $X $R" >> "$OUT/i64x31.md"
-      timeout 90 $BIN bench sort --n 2^26 --key i64,u64 --values 0 --trials 10 --json "$OUT/i64x31-$X-$R.json" >> "$OUT/i64x31.md" 2>&1
-    done
-  done
-  for X in x plain; do
-    BIN=$B; [ $X = x ] && BIN=$XB
-    echo "== $X pairs" >> "$OUT/i64x31.md"
-    timeout 90 $BIN bench sort --n 2^25 --key i64 --values 4,8 --trials 10 --json "$OUT/i64x31-pairs-$X.json" >> "$OUT/i64x31.md" 2>&1
-  done
+  stats_of $XB '^(sort_onesweep_k64|sort_histogram_k64|multisplit_k64)' i64x31-regs-x.md
+  stats_of $B '^(sort_onesweep_k64|sort_histogram_k64|multisplit_k64)' i64x31-regs-plain.md
+  ab i64x31 2 x $XB plain $B sort --n 2^26 --key i64,u64 --values 0 --trials 10
+  ab i64x31-pairs 1 x $XB plain $B sort --n 2^25 --key i64 --values 4,8 --trials 10
 fi
 # Session 31's final build (4290f1e): selftest and 8-byte keys at 2^27, with the anchors.
 if want final31b; then
