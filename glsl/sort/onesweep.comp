@@ -51,8 +51,8 @@ bool class_rounds() { return (PASS_ROLE & 4u) != 0u; }
 // Bit 4, byte digits: each pass of the pipeline takes a whole 8-bit digit, so the digit's
 // mask is a constant (the H200's compiler otherwise rebuilt (1 << bits) - 1 in every scatter
 // round: bench/results/h200/binning/session30). 8-byte keys take the digit from digit_of, whose
-// constant-foldable bit count does the same once specialised, with the order key's XOR on the
-// digit alone (sort/sort_keys.glsl).
+// bit count folds to 8 once specialised, with the order key's XOR on the digit alone
+// (sort/sort_keys.glsl; session31); 4-byte keys keep the form measured in session 30.
 uint bucket_of(uint index, KEY key) {
 #if KEY64
     return digit_of(key, pc.shift, (PASS_ROLE & 16u) != 0u ? 8u : pc.bits);
