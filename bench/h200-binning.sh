@@ -917,6 +917,19 @@ if want final31b; then
   timeout 100 $B selftest > "$OUT/final31b-selftest.md" 2>&1
   timeout 120 $B bench sort --n 2^27 --key u64,i64,f64 --values 0 --trials 10 --json "$OUT/final31b-k64.json" >> "$OUT/final31b.md" 2>&1
 fi
+# Session 31: the keys' atomic passes took 41 and 42 registers (40 fits three workgroups of 512
+# an SM): one bucket an invocation in the keys-only atomic passes (target/release/vkprims-bpt1)
+# and look-back windows of 4 (the policy), against the default.
+if want bpt31; then
+  XB=./target/release/vkprims-bpt1
+  RE='^(sort_onesweep_k(32|64)_v0 \(sort (u32|u64)|multisplit_k32_v0)'
+  stats_of $XB "$RE" bpt31-regs-bpt1.md
+  stats_of $B "$RE" bpt31-regs-base.md
+  stats_of $B "$RE" bpt31-regs-lb4.md autoxautoxlb4
+  ab bpt31 2 bpt1 $XB base $B sort --n 2^26 --key u32 --values 0 --trials 10
+  ab bpt31-u64 1 bpt1 $XB base $B sort --n 2^26 --key u64 --values 0 --trials 10
+  timeout 60 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy autoxautoxlb4,auto,autoxautoxlb4 --trials 10 --json "$OUT/bpt31-lb4.json" >> "$OUT/bpt31.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
