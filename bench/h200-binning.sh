@@ -930,6 +930,23 @@ if want bpt31; then
   ab bpt31-u64 1 bpt1 $XB base $B sort --n 2^26 --key u64 --values 0 --trials 10
   timeout 60 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy autoxautoxlb4,auto,autoxautoxlb4 --trials 10 --json "$OUT/bpt31-lb4.json" >> "$OUT/bpt31.md" 2>&1
 fi
+# Session 32: session 31's two keys-only gains, measured at 2^26 only (one bucket an invocation
+# in the keys-only atomic passes, target/release/vkprims-bpt1 from session31/6-bpt31/bpt1.patch;
+# look-back windows of 4, the policy), at 2^20 and 2^28, u64 keys at 2^27, the multisplit of
+# keys and the permutation of indices; pairs with windows of 4.
+if want bpt32; then
+  XB=./target/release/vkprims-bpt1
+  RE='^(sort_onesweep_k(32|64)_v0|multisplit_k32_v0|perm)'
+  stats_of $XB "$RE" bpt32-regs-bpt1.md
+  stats_of $B "$RE" bpt32-regs-base.md
+  L4=auto,autoxautoxlb4
+  ab bpt32-20 2 bpt1 $XB base $B sort --n 2^20 --key u32 --values 0 --binning-policy $L4 --trials 10
+  ab bpt32-28 1 bpt1 $XB base $B sort --n 2^28 --key u32 --values 0 --binning-policy $L4 --trials 10
+  ab bpt32-u64 1 bpt1 $XB base $B sort --n 2^27 --key u64 --values 0 --binning-policy $L4 --trials 10
+  ab bpt32-ms 1 bpt1 $XB base $B multisplit --n 2^28 --key u32 --buckets 256 --values 0 --ranking atomic,stable --binning-policy $L4 --trials 10
+  ab bpt32-perm 1 bpt1 $XB base $B perm --n 2^28 --values 0 --ranking atomic,stable --binning-policy $L4 --trials 10
+  timeout 150 $B bench sort --n 2^20,2^28 --key u32 --values 4 --binning-policy $L4,$L4 --trials 10 --json "$OUT/bpt32-lb4-pairs.json" > "$OUT/bpt32-lb4-pairs.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

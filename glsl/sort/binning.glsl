@@ -557,10 +557,13 @@ void rank_tile() {
 // constant size and unrolled loops keep the look-back's per-bucket state in registers; a [4]
 // indexed in a rolled loop went to local memory on the H200, and the passes ran about 5% slower
 // (bench/results/h200/binning/session21). Stable passes take the buckets they own (1 at
-// workgroups of 256 or more); atomic passes keep 4, the tail masked at run time: with 1 the
-// H200's compiler gave the atomic pair multisplit 65 registers, one workgroup of 512 an SM
-// and 1.33x its time (session21/2-atomic-registers).
-const uint BPT = ATOMIC_RANK != 0u ? 4u : (256u + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
+// workgroups of 256 or more), and so do atomic passes without values; atomic passes with
+// values keep 4, the tail masked at run time: with 1 the H200's compiler gave the atomic pair
+// multisplit 65 registers, one workgroup of 512 an SM and 1.33x its time
+// (session21/2-atomic-registers). Without values 1 is as fast or faster on the H200: u32 keys
+// 5.546 against 5.563 ms at 2^28, u64 keys 7.863 against 7.935 at 2^27, the atomic 256-way
+// multisplit of 2^28 keys 1.400 against 1.420 (session32/1-bpt32).
+const uint BPT = ATOMIC_RANK != 0u && VALUE_WORDS > 0 ? 4u : (256u + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
 
 // Step 2: each row's offset per bucket within the tile (in s_mem, bucket start included), the
 // tile's histogram (returned for the buckets lid + k * WG in hist[k]) and the bucket starts
