@@ -19,18 +19,19 @@ sass_of() { local name=$1 md=$2; shift 2; rm -rf ~/.cache/nvidia/GLCache; timeou
 # stats_of BIN REGEX FILE [POLICIES]: binary BIN's pipeline statistics lines matching REGEX
 # (under binning policies POLICIES, comma-separated; none: the default), into $OUT/FILE.
 stats_of() { timeout 90 $1 pipelines --stats ${4:+--binning-policy $4} | grep -E "$2" | sed -E 's/ \| Binary Size: [0-9]+ \| Stack Size: [0-9]+//' | cut -c1-300 > "$OUT/$3" 2>&1; }
-# Two builds alternated: ab NAME ROUNDS LABEL_A BIN_A LABEL_B BIN_B BENCH-ARGS... runs
-# `BIN bench BENCH-ARGS --json $OUT/NAME-LABEL-R.json` for each round R, A then B, into $OUT/NAME.md.
-ab() {
-  local name=$1 rounds=$2 la=$3 ba=$4 lb=$5 bb=$6 r x bin; shift 6
+# Builds alternated: alt NAME ROUNDS "LABEL=BIN ..." BENCH-ARGS... runs
+# `BIN bench BENCH-ARGS --json $OUT/NAME-LABEL-R.json` for each round R, each build in turn, into
+# $OUT/NAME.md; ab NAME ROUNDS LABEL_A BIN_A LABEL_B BIN_B BENCH-ARGS... for two.
+alt() {
+  local name=$1 rounds=$2 builds=$3 r lb; shift 3
   for r in $(seq "$rounds"); do
-    for x in "$la" "$lb"; do
-      bin=$ba; [ "$x" = "$lb" ] && bin=$bb
-      echo "== $x $r" >> "$OUT/$name.md"
-      timeout 120 $bin bench "$@" --json "$OUT/$name-$x-$r.json" >> "$OUT/$name.md" 2>&1
+    for lb in $builds; do
+      echo "== ${lb%%=*} $r" >> "$OUT/$name.md"
+      timeout 120 ${lb#*=} bench "$@" --json "$OUT/$name-${lb%%=*}-$r.json" >> "$OUT/$name.md" 2>&1
     done
   done
 }
+ab() { local name=$1 rounds=$2 builds="$3=$4 $5=$6"; shift 6; alt "$name" "$rounds" "$builds" "$@"; }
 # The u32 pair passes' pipeline statistics (sort and multisplit: registers, shared memory) of
 # binary BIN under binning policies P (comma-separated; empty: the default), into $OUT/FILE.
 pair_regs() { stats_of $1 '^(sort_onesweep_k32_v1 \(sort u32 values 4B|multisplit_k32_v1)' $3 $2; }
@@ -946,6 +947,19 @@ if want bpt32; then
   ab bpt32-ms 1 bpt1 $XB base $B multisplit --n 2^28 --key u32 --buckets 256 --values 0 --ranking atomic,stable --binning-policy $L4 --trials 10
   ab bpt32-perm 1 bpt1 $XB base $B perm --n 2^28 --values 0 --ranking atomic,stable --binning-policy $L4 --trials 10
   timeout 150 $B bench sort --n 2^20,2^28 --key u32 --values 4 --binning-policy $L4,$L4 --trials 10 --json "$OUT/bpt32-lb4-pairs.json" > "$OUT/bpt32-lb4-pairs.md" 2>&1
+fi
+# Session 32: the keys-only atomic passes keep their elements' tile positions two to a
+# register from the positions on (vkprims-pk; vkprims-pkf also stages full tiles without a
+# test an element), where their 41-42 registers were one or two over three workgroups of 512
+# an SM; registers, u32 keys at 2^26 and 2^28, u64 keys and the atomic multisplit of keys.
+if want pk32; then
+  RE='^(sort_onesweep_k(32|64)_v0|multisplit_k32_v0)'
+  PK="base=$B pk=./target/release/vkprims-pk pkf=./target/release/vkprims-pkf"
+  for lb in $PK; do stats_of ${lb#*=} "$RE" pk32-regs-${lb%%=*}.md; done
+  alt pk32-26 2 "$PK" sort --n 2^26 --key u32 --values 0 --trials 10
+  alt pk32-28 1 "$PK" sort --n 2^28 --key u32 --values 0 --trials 10
+  alt pk32-u64 1 "$PK" sort --n 2^26 --key u64 --values 0 --trials 10
+  alt pk32-ms 1 "$PK" multisplit --n 2^26 --key u32 --buckets 256 --values 0 --ranking atomic --trials 10
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
