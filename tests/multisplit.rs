@@ -288,6 +288,15 @@ fn atomic_ranking() {
             check(&d, &keys, None);
         }
     }
+    // Keys alone at narrow workgroups: each invocation owns 2 (128) or 4 (64) buckets.
+    let keys = sort_keys(KeyPattern::Random, KeyType::U32, 40_009, 5);
+    for (policy, period) in [("128x8xskip64", 0u32), ("64x8", 3)] {
+        let mut d = MultisplitDesc::new(KeyType::U32, 40_009, BucketSource::Bits { lo: 3, hi: 11 });
+        d.ranking = Ranking::Atomic;
+        d.policy = BinningPolicy::parse(policy).unwrap();
+        d.force_fallback_period = period;
+        check(&d, &keys, None);
+    }
     // The scramble shows: a scrambled atomic split of pairs is not the stable one.
     let keys = sort_keys(KeyPattern::Random, KeyType::U32, 30_011, 4);
     let mut d = MultisplitDesc::new(KeyType::U32, 30_011, BucketSource::Bits { lo: 0, hi: 2 });

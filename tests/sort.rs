@@ -349,6 +349,29 @@ fn first_pass_unordered_only_where_no_order_shows() {
 }
 
 #[test]
+fn atomic_passes_at_narrow_workgroups() {
+    // Keys-only atomic passes own ceil(256 / WG) buckets an invocation, as stable ones do
+    // (2 at 128, 4 at 64): the atomic first pass and the class-round second (`xcr0`: at any
+    // size), scrambled (debug bit 6), with and without forced fallbacks.
+    let ctx = common::ctx();
+    for policy in ["128x8xcr0xskip64", "64x8xcr0xskip64"] {
+        for (i, key) in [KeyType::U32, KeyType::F32, KeyType::I64].into_iter().enumerate() {
+            let mut d = SortDesc::new(key, 1);
+            d.policy = BinningPolicy::parse(policy).unwrap();
+            d.n = 7 * SortPlan::new(&ctx, d.clone()).unwrap().tile_keys() + 11;
+            let label = SortPlan::new(&ctx, d.clone()).unwrap().policy_label();
+            assert!(label.contains("; first pass") && label.contains("; second pass"), "{label}");
+            for (j, p) in [KeyPattern::Random, KeyPattern::FewDistinct].into_iter().enumerate() {
+                d.descending = (i + j) % 2 == 1;
+                d.force_fallback_period = if j == 1 { 3 } else { 0 };
+                check(&d, p, (10 * i + j) as u64);
+            }
+        }
+    }
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
 fn ranking_variants() {
     // `xballots` matches peers with scalar ballots at 32 lanes or fewer; debug bit 5 forces
     // the uvec4 path that wider subgroups take, `xpart` subgroupPartitionNV where the device
