@@ -124,7 +124,7 @@ fn bit_ranges() {
 fn wide_workgroups() {
     // Workgroups of 256 or more take a bucket an invocation in the tile offsets; with at most
     // 16 subgroups (here at width 16) each column's offsets stay in registers while the bucket
-    // starts are scanned (glsl/sort/binning.glsl, bucket_offsets). Both rankings' passes, the
+    // starts are scanned (glsl/sort/binning_rank.glsl, bucket_offsets). Both rankings' passes, the
     // fallback forced, a partial last digit (its mask from the push constants) and whole ones.
     let ctx = common::ctx();
     for (key, value_bytes, period, bits) in [(KeyType::U32, 4, 0, None), (KeyType::F32, 0, 3, None), (KeyType::U64, 4, 2, None), (KeyType::I32, 4, 0, Some((3, 29)))] {
