@@ -961,6 +961,25 @@ if want pk32; then
   alt pk32-u64 1 "$PK" sort --n 2^26 --key u64 --values 0 --trials 10
   alt pk32-ms 1 "$PK" multisplit --n 2^26 --key u32 --buckets 256 --values 0 --ranking atomic --trials 10
 fi
+# Session 33: class steps (a keys-only sort's later stable passes rank a step whose elements
+# share every earlier digit with atomics) against the same build with `xnocs`, with the
+# second pass in class steps instead of class rounds (`xcr1000000000`), and against the
+# build before (target/release/vkprims-base); registers, u32 keys over sizes, u64 keys.
+if want cs33; then
+  XB=./target/release/vkprims-base
+  RE='^sort_onesweep_k(32|64)_v0'
+  stats_of $B "$RE" cs33-regs-new.md auto,autoxautoxnocs
+  stats_of $XB "$RE" cs33-regs-base.md
+  CS=auto,autoxautoxnocs,autoxautoxcr1000000000
+  for r in 1 2; do
+    timeout 150 $B bench sort --n 2^28 --key u32 --values 0 --binning-policy $CS --trials 10 --profile --json "$OUT/cs33-28-new-$r.json" >> "$OUT/cs33-28.md" 2>&1
+    timeout 60 $XB bench sort --n 2^28 --key u32 --values 0 --trials 10 --profile --json "$OUT/cs33-28-base-$r.json" >> "$OUT/cs33-28.md" 2>&1
+  done
+  timeout 120 $B bench sort --n 2^20,2^24,2^26 --key u32 --values 0 --binning-policy $CS --trials 10 --profile --json "$OUT/cs33-small-new.json" >> "$OUT/cs33-small.md" 2>&1
+  timeout 60 $XB bench sort --n 2^20,2^24,2^26 --key u32 --values 0 --trials 10 --profile --json "$OUT/cs33-small-base.json" >> "$OUT/cs33-small.md" 2>&1
+  timeout 90 $B bench sort --n 2^27 --key u64 --values 0 --binning-policy auto,autoxautoxnocs --trials 10 --profile --json "$OUT/cs33-u64-new.json" >> "$OUT/cs33-u64.md" 2>&1
+  timeout 60 $XB bench sort --n 2^27 --key u64 --values 0 --trials 10 --profile --json "$OUT/cs33-u64-base.json" >> "$OUT/cs33-u64.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

@@ -4,6 +4,8 @@
 
 mod common;
 
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
 use vkprims::prims::binning::{BinningPolicy, Ranking};
 use vkprims::gpu::{self, Access, Buffer, MemoryLocation, Recorder};
 use vkprims::prims::sort::{self, KeyType, SortDesc, SortPlan, SortScratch};
@@ -345,6 +347,54 @@ fn first_pass_unordered_only_where_no_order_shows() {
     let stable = SortDesc { ranking: Ranking::Stable, ..a.clone() };
     let e = sort::check(&stable, &keys, Some(&vals), &k, v.as_deref()).expect("the scrambled atomic pass leaves input order");
     assert!(e.contains("stable"), "{e}");
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn class_steps() {
+    // Keys alone over every key bit: the passes after the first rank in class steps (a step
+    // whose elements share every earlier digit takes atomics, the others match peers). Keys
+    // whose low 16 bits take four values make long classes for the third pass (most steps
+    // atomic) and short ones for the fourth; random keys long ones for the second pass. Debug
+    // bit 6 takes a step's atomics last lane first, so a step ranked by atomics across two
+    // classes would leave LSD order even on lavapipe (checked by forcing every step atomic).
+    // Each way of matching the other steps: shared masks (the default where rows fit),
+    // ballots (scalar and, bit 5, uvec4), late counts.
+    let ctx = common::ctx();
+    let labelled = |d: &SortDesc| SortPlan::new(&ctx, d.clone()).unwrap().policy_label().contains("in class steps");
+    assert!(labelled(&SortDesc::new(KeyType::U32, 1 << 16)));
+    let mut not = SortDesc::new(KeyType::U32, 1 << 16);
+    not.value_bytes = 4;
+    assert!(!labelled(&not), "pairs keep input order among equal keys");
+    not.value_bytes = 0;
+    not.bits = (0, 24);
+    assert!(!labelled(&not), "a bit range keeps input order among equal sort keys");
+    not.bits = (0, 32);
+    not.policy = BinningPolicy::parse("autoxautoxnocs").unwrap();
+    assert!(!labelled(&not));
+    let low = [0x0000u32, 0x1234, 0xABCD, 0xFFFF];
+    let policies = ["autoxautoxskip64", "autoxautoxballotsxskip64", "autoxautoxballotsxskip96", "autoxautoxlatexskip64", "autoxautoxcr0xskip64"];
+    for (i, key) in [KeyType::U32, KeyType::F32, KeyType::U64, KeyType::I64].into_iter().enumerate() {
+        for (j, policy) in policies.into_iter().enumerate() {
+            let mut d = SortDesc::new(key, 1);
+            d.policy = BinningPolicy::parse(policy).unwrap();
+            d.n = 9 * SortPlan::new(&ctx, d.clone()).unwrap().tile_keys() + 13;
+            assert!(labelled(&d), "{policy}");
+            d.descending = (i + j) % 2 == 1;
+            d.force_fallback_period = if j == 1 { 3 } else { 0 };
+            let mut rng = StdRng::seed_from_u64(100 * i as u64 + j as u64);
+            let words = (key.bytes() / 4) as usize;
+            let keys: Vec<u32> = (0..d.n as usize * words)
+                .map(|w| {
+                    let r: u32 = rng.random();
+                    if w % words == 0 { (r & 0xFFFF_0000) | low[r as usize % 4] } else { r }
+                })
+                .collect();
+            let (k, _) = sort::run(&ctx, &d, &keys, None).unwrap();
+            assert_eq!(sort::check(&d, &keys, None, &k, None), None, "{} {policy}", d.label());
+            check(&d, KeyPattern::Random, j as u64);
+        }
+    }
     common::assert_no_validation_messages(&ctx);
 }
 

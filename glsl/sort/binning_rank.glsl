@@ -77,6 +77,47 @@ void count_tile() {
     barrier();
 }
 
+#ifndef CLASS_STEPS
+bool class_steps() { return false; }
+bool same_class(KEY a, KEY b) { return false; }
+#endif
+// Class steps: which of the lane's loads (steps) hold one class in the whole subgroup; a
+// step's elements are consecutive in the input, so one class throughout means the order
+// among its bucket's peers cannot show. (Invalid elements, a suffix, rank in no step; steps
+// from 32 on always match peers.)
+void note_same_steps() {
+    [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+#if KEY64
+        KEY first = KEY(subgroupBroadcastFirst(uint(key[j]))) | (KEY(subgroupBroadcastFirst(uint(key[j] >> 32))) << 32);
+#else
+        KEY first = subgroupBroadcastFirst(key[j]);
+#endif
+        bool odd = el[j] != INVALID && !same_class(key[j], first);
+        if (j < 32u && subgroupBallot(odd) == uvec4(0u)) same_steps |= 1u << j;  // (ballots, not votes: no more subgroup features)
+    }
+}
+
+// A step of class steps whose elements share a class: each takes its place with one atomicAdd
+// on its subgroup's counter row, in whatever order the atomics land. Debug bit 6 takes them
+// lane by lane, last to first, so tests see that order leave input order on devices whose
+// atomics keep it (lavapipe).
+bool step_of_one_class(uint j) { return class_steps() && j < 32u && ((same_steps >> j) & 1u) != 0u; }
+void class_step(uint j, uint row) {
+    uint e = el[j];
+    bool valid = e != INVALID;
+    uint d = el_bucket(e), pos = 0u;
+    if ((DEBUG_SKIP & 64u) != 0u) {
+        for (uint l = gl_SubgroupSize; l > 0u; --l) {
+            if (valid && gl_SubgroupInvocationID == l - 1u) pos = atomicAdd(s_mem[row + d], 1u);
+            step_barrier();
+        }
+    } else {
+        if (valid) pos = atomicAdd(s_mem[row + d], 1u);
+        step_barrier();
+    }
+    if (valid) el[j] = (d << 16) | pos;
+}
+
 // Stable ranking, step by step: the lowest peer takes its group's places with one atomicAdd
 // on its subgroup's counter row; the atomics of successive steps are ordered by the step's
 // subgroup barrier (input order within a bucket), and only the shuffle waits for their
@@ -91,6 +132,10 @@ void rank_steps() {
         // do, took 1.2x the time on the H200: bench/results/h200/binning/session9/1-early.)
         uint masks = gl_NumSubgroups * 256u;
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+            if (step_of_one_class(j)) {
+                class_step(j, row);
+                continue;
+            }
             uint e = el[j];
             bool valid = e != INVALID;
             uint d = el_bucket(e);
@@ -113,6 +158,10 @@ void rank_steps() {
     }
     match_peers();
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+        if (step_of_one_class(j)) {
+            class_step(j, row);
+            continue;
+        }
         uint e = el[j];
         bool valid = e != INVALID;
         uint d = el_bucket(e), rank = e & 0x7Fu, leader = (e >> 24) & 0x7Fu;

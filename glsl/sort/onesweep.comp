@@ -63,6 +63,19 @@ uint bucket_of(uint index, KEY key) {
 bool bucket_is_key_function() { return true; }
 // Where the previous pass's bucket b starts in its output (its digit offsets).
 uint class_start(uint b) { return offsets[(pc.pass_index - 1u) * 256u + b]; }
+// Bit 5, class steps: stable ranking whose input is in order of the digits below this pass's
+// (every earlier pass kept LSD order), where the order of elements equal in those digits and
+// this one cannot show (src/prims/sort.rs sets it for keys alone). A step whose elements all
+// share those lower digits then ranks with one shared atomicAdd an element, in any order
+// (sort/binning_rank.glsl, class_step); the others match peers as a stable step does.
+#define CLASS_STEPS
+bool class_steps() { return (PASS_ROLE & 32u) != 0u; }
+// Whether keys a and b agree in the digits of every earlier pass (their order keys' bits from
+// the first pass's shift up to this pass's).
+bool same_class(KEY a, KEY b) {
+    KEY x = (order_key(a) ^ order_key(b)) & ((KEY(1) << pc.shift) - KEY(1));
+    return (x >> (pc.shift - 8u * pc.pass_index)) == KEY(0);
+}
 #ifdef PERM_IDS
 // Permutation roles: bit 0, the first pass: the values are implicit (element i is i); bit 1,
 // the last pass: the keys are not written (the bounds come from a search).

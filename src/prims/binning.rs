@@ -196,6 +196,14 @@ pub struct BinningPolicy {
     /// 6-shared-class-starts).
     #[serde(default = "default_second_pass_tiles")]
     pub second_pass_tiles: u32,
+    /// Where a sort's first digit pass is unordered, its later stable passes rank in class
+    /// steps (the default; `xnocs` turns it off): a pass's input is in order of the digits
+    /// below its own, so a step (a subgroup's consecutive elements) whose elements all share
+    /// those digits may rank with one shared atomicAdd an element instead of matching peers;
+    /// the other steps match peers. Most steps qualify where the lower digits' classes are
+    /// long (a third pass of 2^28 keys: 65,536 classes of 4,096).
+    #[serde(default = "default_class_steps")]
+    pub class_steps: bool,
     /// With [`BinningPolicy::sequential_planes`]: the values are read this many a lane at a
     /// time (`xvcN`, default 8), each group after the last one's are staged, so fewer loads
     /// are in flight where the pass holds the most registers (all at once: ITEMS or more).
@@ -250,6 +258,9 @@ fn default_sequential() -> bool {
     true
 }
 fn default_atomic_first() -> bool {
+    true
+}
+fn default_class_steps() -> bool {
     true
 }
 fn default_second_pass_tiles() -> u32 {
@@ -311,6 +322,7 @@ impl Default for BinningPolicy {
             sequential_planes: true,
             atomic_first_keys: true,
             second_pass_tiles: default_second_pass_tiles(),
+            class_steps: default_class_steps(),
             value_chunk: default_value_chunk(),
             fold_max_tiles: default_fold_max_tiles(),
             totals_max_tiles: None,
@@ -356,19 +368,19 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xnocs][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
     /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `late`:
     /// [`BinningPolicy::late_counts`]; `noseq`: [`BinningPolicy::sequential_planes`] off;
     /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `crN`:
-    /// [`BinningPolicy::second_pass_tiles`]; `vcN`: [`BinningPolicy::value_chunk`]; `lbN`: the look-back window; `hgN`: the upfront
+    /// [`BinningPolicy::second_pass_tiles`]; `nocs`: [`BinningPolicy::class_steps`] off; `vcN`: [`BinningPolicy::value_chunk`]; `lbN`: the look-back window; `hgN`: the upfront
     /// histogram's workgroups; `hwN`: [`BinningPolicy::histogram_workgroup`]; `foldN`: [`BinningPolicy::fold_max_tiles`]; `totN`: [`BinningPolicy::totals_max_tiles`]; `ticket`, `noticket`: [`BinningPolicy::tickets`]; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
     /// `clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xnocs][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -388,6 +400,7 @@ impl BinningPolicy {
                 ("late", _) => p.late_counts = true,
                 ("noseq", _) => p.sequential_planes = false,
                 ("stablefirst", _) => p.atomic_first_keys = false,
+                ("nocs", _) => p.class_steps = false,
                 (r, _) if r.starts_with("vc") => p.value_chunk = r[2..].parse().ok().filter(|&c| c > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("cr") => p.second_pass_tiles = r[2..].parse().map_err(|_| bad())?,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
@@ -420,6 +433,7 @@ impl BinningPolicy {
             (!self.sequential_planes, "xnoseq".into()),
             (!self.atomic_first_keys, "xstablefirst".into()),
             (self.second_pass_tiles != d.second_pass_tiles, format!("xcr{}", self.second_pass_tiles)),
+            (!self.class_steps, "xnocs".into()),
             (self.value_chunk != d.value_chunk, format!("xvc{}", self.value_chunk)),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
@@ -458,6 +472,8 @@ pub(crate) struct BinningPass {
     pub tiles: u32,
     /// "shared match", "partitioned", "ballots" (each perhaps with how it counts) or "atomic".
     pub ranking: &'static str,
+    /// Stable ranking in class steps ([`ROLE_CLASS_STEPS`]).
+    pub class_steps: bool,
     pub debug_skip: u32,
     pub phase_clocks: bool,
     /// Tiles from an atomic ticket, not the workgroup index ([`BinningPolicy::tickets`]).
@@ -481,6 +497,10 @@ pub(crate) struct BinningPass {
 /// buckets (a second pass only: `SortPlan` sets it for keys alone and honours it as the
 /// permutation's last pass right after its first).
 pub(crate) const ROLE_CLASS_ROUNDS: u32 = 4;
+/// PASS_ROLE bit 5 (sorts): stable ranking in class steps: a step whose elements share every
+/// earlier pass's digits ranks with atomics (`SortPlan` sets it for keys alone, after the
+/// first pass).
+pub(crate) const ROLE_CLASS_STEPS: u32 = 32;
 /// PASS_ROLE bit 3: the pass stages one word an element whatever its key and value words.
 pub(crate) const ROLE_ONE_PLANE: u32 = 8;
 /// PASS_ROLE bit 4 (sorts): every pass the pipeline runs takes a whole 8-bit digit, so its
@@ -651,6 +671,7 @@ impl BinningPass {
             items,
             tiles: tiles as u32,
             ranking,
+            class_steps: ranking != "atomic" && kernel.role & ROLE_CLASS_STEPS != 0,
             debug_skip: p.debug_skip,
             phase_clocks: p.phase_clocks,
             tickets,
@@ -686,7 +707,8 @@ impl BinningPass {
             true => ", planes in sequence".into(),
             false => planes.into(),
         };
-        format!("tile {} ({}x{}, {}{reload}{planes}{window}{fold}{tiles}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
+        let steps = if self.class_steps { " in class steps" } else { "" };
+        format!("tile {} ({}x{}, {}{steps}{reload}{planes}{window}{fold}{tiles}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
 }
 

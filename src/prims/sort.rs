@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::binning::{self, BinningInput, BinningKernel, BinningPass, BinningPolicy, Ranking, ROLE_BYTE_DIGITS, ROLE_CLASS_ROUNDS};
+use super::binning::{self, BinningInput, BinningKernel, BinningPass, BinningPolicy, Ranking, ROLE_BYTE_DIGITS, ROLE_CLASS_ROUNDS, ROLE_CLASS_STEPS};
 use crate::error::{invalid, Result};
 use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
 
@@ -227,7 +227,11 @@ impl SortPlan {
             true => Some(binning(Ranking::Atomic, ROLE_CLASS_ROUNDS, 0)?).filter(|p| p.tiles >= desc.policy.second_pass_tiles),
             false => None,
         };
-        let pass = binning(Ranking::Stable, 0, 0)?;
+        // The same order lets the later stable passes rank in class steps
+        // (BinningPolicy::class_steps): a step whose elements share every earlier digit may
+        // order them any way, as only keys equal in every sorted bit could show it.
+        let steps = roles.is_none() && desc.first_pass_unordered() && desc.policy.class_steps;
+        let pass = binning(Ranking::Stable, if steps { ROLE_CLASS_STEPS } else { 0 }, 0)?;
         // The digit spans only where a pass folds (it finds a trivial pass from them).
         let spans = [Some(&pass), first.as_ref(), second.as_ref(), last.as_ref()].into_iter().flatten().any(|p| p.fold);
         // 128 invocations by default: a workgroup even a pinned subgroup size of 4 allows.
