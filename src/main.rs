@@ -236,7 +236,7 @@ struct BenchArgs {
     /// while staging); `xlate` ranks before counting; `xstablefirst` keeps the first pass of
     /// a keys-only sort over every key bit stable (by default it ranks with atomics: no order
     /// among equal keys can show there, and from 4,096 tiles, `xcrN` for N, the second pass
-    /// ranks with atomics in class rounds, the first pass's buckets in order; the later passes rank in class steps, a step whose elements share every earlier digit with atomics, unless `xnocs`); `xlbN` reads N earlier tiles per look-back round (default 8);
+    /// ranks with atomics in class rounds, the first pass's buckets in order; the later passes rank in class steps, a subgroup's run of elements that share every earlier digit with atomics, unless `xnocs`); `xlbN` reads N earlier tiles per look-back round (default 8);
     /// `xhgN` runs the upfront histogram on N workgroups (default 2048) and `xhwN` on
     /// workgroups of N invocations (default 128); `xfoldN`: passes of at most N tiles have
     /// their tile 0 scan the digit offsets (default 512; 0: never); `xtotN`: a sort whose

@@ -352,14 +352,14 @@ fn first_pass_unordered_only_where_no_order_shows() {
 
 #[test]
 fn class_steps() {
-    // Keys alone over every key bit: the passes after the first rank in class steps (a step
-    // whose elements share every earlier digit takes atomics, the others match peers). Keys
-    // whose low 16 bits take four values make long classes for the third pass (most steps
-    // atomic) and short ones for the fourth; random keys long ones for the second pass. Debug
-    // bit 6 takes a step's atomics last lane first, so a step ranked by atomics across two
-    // classes would leave LSD order even on lavapipe (checked by forcing every step atomic).
-    // Each way of matching the other steps: shared masks (the default where rows fit),
-    // ballots (scalar and, bit 5, uvec4), late counts.
+    // Keys alone over every key bit: the passes after the first rank in class steps (a
+    // subgroup's run of the tile whose keys share every earlier digit takes atomics, the
+    // others match peers). Keys whose low 16 bits take four values make long classes for the
+    // third pass (most runs atomic) and short ones for the fourth; random keys long ones for
+    // the second pass. Debug bit 6 takes a run's atomics last step first, so a run ranked by
+    // atomics across two classes would leave LSD order even on lavapipe (checked by forcing
+    // every run atomic). Each way of matching the other runs' peers: shared masks (the
+    // default where rows fit), ballots (scalar and, bit 5, uvec4), late counts.
     let ctx = common::ctx();
     let labelled = |d: &SortDesc| SortPlan::new(&ctx, d.clone()).unwrap().policy_label().contains("in class steps");
     assert!(labelled(&SortDesc::new(KeyType::U32, 1 << 16)));

@@ -55,8 +55,8 @@
 //   uint class_start(uint c)              where class c < 256 starts among the input
 //                                         indices (class starts ascend; class 0 starts at 0)
 // and CLASS_STEPS with (stable ranking in class steps, rank_steps)
-//   bool class_steps()                    stable steps whose elements share a class rank
-//                                         with atomics (the input is in class order)
+//   bool class_steps()                    a subgroup's run of one class ranks with atomics
+//                                         (the input is in class order)
 //   bool same_class(KEY a, KEY b)         whether keys a and b are of one class
 #ifndef BINNING_GLSL
 #define BINNING_GLSL
@@ -200,9 +200,6 @@ VAL v[ITEMS];
 uint seq_pos[(ITEMS + 1u) / 2u];
 // Element j's tile position from seq_pos (a macro: a function made glslang copy the array).
 #define SEQ_AT(j) ((seq_pos[(j) / 2u] >> (16u * ((j) % 2u))) & 0xFFFFu)
-// CLASS_STEPS: bit j set where every element of step j (the subgroup's j-th load) is of one
-// class, so the step may rank with atomics (rank_steps). Subgroup-uniform.
-uint same_steps = 0u;
 uint el_bucket(uint e) { return (e >> 16) & 0xFFu; }
 uint el_pos(uint e) { return e & 0xFFFFu; }
 
@@ -448,7 +445,6 @@ void binning_pass() {
             el[j] = i < pc.n ? bucket_of(i, key[j]) << 16 : INVALID;
         }
     }
-    if (class_steps()) note_same_steps();
 
     // Every element is in the same bucket: the pass is a stable copy (FOLD: tile 0 writes the
     // offsets: 0 up to that bucket, n after it).
@@ -478,6 +474,7 @@ void binning_pass() {
     [[unroll]] for (uint i = 0u; i < LB_WINDOW; ++i) pre[i] = NOT_READY << 30;
     bool early = EARLY != 0u && ATOMIC_RANK == 0u;
     if (early) {
+        bool one_class = run_of_one_class(tile);
         count_tile();
         bucket_offsets(hist);
 #ifdef TILE_TOTALS
@@ -488,7 +485,7 @@ void binning_pass() {
 #endif
         post_counts(tile, hist);
         phase_end(1u);
-        rank_steps();
+        rank_steps(one_class);
     } else {
         rank_tile();
         phase_end(1u);

@@ -81,41 +81,16 @@ void count_tile() {
 bool class_steps() { return false; }
 bool same_class(KEY a, KEY b) { return false; }
 #endif
-// Class steps: which of the lane's loads (steps) hold one class in the whole subgroup; a
-// step's elements are consecutive in the input, so one class throughout means the order
-// among its bucket's peers cannot show. (Invalid elements, a suffix, rank in no step; steps
-// from 32 on always match peers.)
-void note_same_steps() {
-    [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-#if KEY64
-        KEY first = KEY(subgroupBroadcastFirst(uint(key[j]))) | (KEY(subgroupBroadcastFirst(uint(key[j] >> 32))) << 32);
-#else
-        KEY first = subgroupBroadcastFirst(key[j]);
-#endif
-        bool odd = el[j] != INVALID && !same_class(key[j], first);
-        if (j < 32u && subgroupBallot(odd) == uvec4(0u)) same_steps |= 1u << j;  // (ballots, not votes: no more subgroup features)
-    }
-}
-
-// A step of class steps whose elements share a class: each takes its place with one atomicAdd
-// on its subgroup's counter row, in whatever order the atomics land. Debug bit 6 takes them
-// lane by lane, last to first, so tests see that order leave input order on devices whose
-// atomics keep it (lavapipe).
-bool step_of_one_class(uint j) { return class_steps() && j < 32u && ((same_steps >> j) & 1u) != 0u; }
-void class_step(uint j, uint row) {
-    uint e = el[j];
-    bool valid = e != INVALID;
-    uint d = el_bucket(e), pos = 0u;
-    if ((DEBUG_SKIP & 64u) != 0u) {
-        for (uint l = gl_SubgroupSize; l > 0u; --l) {
-            if (valid && gl_SubgroupInvocationID == l - 1u) pos = atomicAdd(s_mem[row + d], 1u);
-            step_barrier();
-        }
-    } else {
-        if (valid) pos = atomicAdd(s_mem[row + d], 1u);
-        step_barrier();
-    }
-    if (valid) el[j] = (d << 16) | pos;
+// Class steps: whether the subgroup's run of the tile (its ITEMS loads, consecutive input
+// indices) holds one class, from its first and last keys (the input is in class order), read
+// again from the buffer (the cache): held from the load instead, each step's class took the
+// H200's u32 pass 66 registers, one workgroup an SM. Any order among such a run's bucket
+// peers keeps LSD order, so it ranks as an atomic pass does (rank_steps).
+bool run_of_one_class(uint tile) {
+    uint first = tile * tile_size() + gl_SubgroupID * gl_SubgroupSize * ITEMS;
+    if (!class_steps() || first >= pc.n) return false;
+    uint last = min(first + gl_SubgroupSize * ITEMS, pc.n) - 1u;
+    return same_class(key_in(first), key_in(last));
 }
 
 // Stable ranking, step by step: the lowest peer takes its group's places with one atomicAdd
@@ -123,8 +98,18 @@ void class_step(uint j, uint row) {
 // subgroup barrier (input order within a bucket), and only the shuffle waits for their
 // results. With EARLY the rows hold where each subgroup's run of each bucket starts in the
 // tile, so elements get tile positions; from rank_tile they start at zero.
-void rank_steps() {
+void rank_steps(bool one_class) {
     uint row = gl_SubgroupID * 256u;
+    if (class_steps() && one_class) {
+        // Steps last to first with debug bit 6, so tests see the order leave input order
+        // where a device's atomics keep it (lavapipe).
+        [[unroll]] for (uint s = 0u; s < ITEMS; ++s) {
+            uint j = (DEBUG_SKIP & 64u) != 0u ? ITEMS - 1u - s : s;
+            uint e = el[j];
+            if (e != INVALID) el[j] = (e & 0xFF0000u) | atomicAdd(s_mem[row + el_bucket(e)], 1u);
+        }
+        return;
+    }
     if (SHARED_MATCH != 0u) {
         // Three subgroup barriers a step order its ORs before its reads,
         // its reads before the leader's clear, and the clear and the atomicAdd before the
@@ -132,10 +117,6 @@ void rank_steps() {
         // do, took 1.2x the time on the H200: bench/results/h200/binning/session9/1-early.)
         uint masks = gl_NumSubgroups * 256u;
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-            if (step_of_one_class(j)) {
-                class_step(j, row);
-                continue;
-            }
             uint e = el[j];
             bool valid = e != INVALID;
             uint d = el_bucket(e);
@@ -158,10 +139,6 @@ void rank_steps() {
     }
     match_peers();
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-        if (step_of_one_class(j)) {
-            class_step(j, row);
-            continue;
-        }
         uint e = el[j];
         bool valid = e != INVALID;
         uint d = el_bucket(e), rank = e & 0x7Fu, leader = (e >> 24) & 0x7Fu;
@@ -227,7 +204,7 @@ void rank_tile() {
         barrier();
         return;
     }
-    rank_steps();  // on rows from zero: positions within the subgroup's run of a bucket
+    rank_steps(run_of_one_class(s_tile));  // on rows from zero: positions within the subgroup's run of a bucket
     barrier();
 }
 

@@ -65,9 +65,10 @@ bool bucket_is_key_function() { return true; }
 uint class_start(uint b) { return offsets[(pc.pass_index - 1u) * 256u + b]; }
 // Bit 5, class steps: stable ranking whose input is in order of the digits below this pass's
 // (every earlier pass kept LSD order), where the order of elements equal in those digits and
-// this one cannot show (src/prims/sort.rs sets it for keys alone). A step whose elements all
-// share those lower digits then ranks with one shared atomicAdd an element, in any order
-// (sort/binning_rank.glsl, class_step); the others match peers as a stable step does.
+// this one cannot show (src/prims/sort.rs sets it for keys alone). A subgroup's run of the
+// tile (consecutive elements) whose keys all share those lower digits then ranks with one
+// shared atomicAdd an element, in any order (sort/binning_rank.glsl, rank_steps); the
+// other runs match peers step by step as a stable pass does.
 #define CLASS_STEPS
 bool class_steps() { return (PASS_ROLE & 32u) != 0u; }
 // Whether keys a and b agree in the digits of every earlier pass (their order keys' bits from

@@ -198,10 +198,11 @@ pub struct BinningPolicy {
     pub second_pass_tiles: u32,
     /// Where a sort's first digit pass is unordered, its later stable passes rank in class
     /// steps (the default; `xnocs` turns it off): a pass's input is in order of the digits
-    /// below its own, so a step (a subgroup's consecutive elements) whose elements all share
-    /// those digits may rank with one shared atomicAdd an element instead of matching peers;
-    /// the other steps match peers. Most steps qualify where the lower digits' classes are
-    /// long (a third pass of 2^28 keys: 65,536 classes of 4,096).
+    /// below its own, so a subgroup's run of the tile (its consecutive elements) whose keys
+    /// all share those digits may rank with one shared atomicAdd an element instead of
+    /// matching peers step by step; the other runs match peers. Most runs qualify where the
+    /// lower digits' classes are long (a third pass of 2^28 keys: 65,536 classes of 4,096
+    /// against runs of 512 at 512x16 and width 32).
     #[serde(default = "default_class_steps")]
     pub class_steps: bool,
     /// With [`BinningPolicy::sequential_planes`]: the values are read this many a lane at a
@@ -497,9 +498,9 @@ pub(crate) struct BinningPass {
 /// buckets (a second pass only: `SortPlan` sets it for keys alone and honours it as the
 /// permutation's last pass right after its first).
 pub(crate) const ROLE_CLASS_ROUNDS: u32 = 4;
-/// PASS_ROLE bit 5 (sorts): stable ranking in class steps: a step whose elements share every
-/// earlier pass's digits ranks with atomics (`SortPlan` sets it for keys alone, after the
-/// first pass).
+/// PASS_ROLE bit 5 (sorts): stable ranking in class steps: a subgroup's run of the tile
+/// whose keys share every earlier pass's digits ranks with atomics (`SortPlan` sets it for
+/// keys alone, after the first pass).
 pub(crate) const ROLE_CLASS_STEPS: u32 = 32;
 /// PASS_ROLE bit 3: the pass stages one word an element whatever its key and value words.
 pub(crate) const ROLE_ONE_PLANE: u32 = 8;

@@ -228,8 +228,8 @@ impl SortPlan {
             false => None,
         };
         // The same order lets the later stable passes rank in class steps
-        // (BinningPolicy::class_steps): a step whose elements share every earlier digit may
-        // order them any way, as only keys equal in every sorted bit could show it.
+        // (BinningPolicy::class_steps): a subgroup's run of elements that share every earlier
+        // digit may order them any way, as only keys equal in every sorted bit could show it.
         let steps = roles.is_none() && desc.first_pass_unordered() && desc.policy.class_steps;
         let pass = binning(Ranking::Stable, if steps { ROLE_CLASS_STEPS } else { 0 }, 0)?;
         // The digit spans only where a pass folds (it finds a trivial pass from them).
