@@ -474,7 +474,6 @@ void binning_pass() {
     [[unroll]] for (uint i = 0u; i < LB_WINDOW; ++i) pre[i] = NOT_READY << 30;
     bool early = EARLY != 0u && ATOMIC_RANK == 0u;
     if (early) {
-        bool one_class = run_of_one_class(tile);
         count_tile();
         bucket_offsets(hist);
 #ifdef TILE_TOTALS
@@ -485,7 +484,7 @@ void binning_pass() {
 #endif
         post_counts(tile, hist);
         phase_end(1u);
-        rank_steps(one_class);
+        rank_steps(run_of_one_class(s_tile));
     } else {
         rank_tile();
         phase_end(1u);

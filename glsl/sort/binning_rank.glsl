@@ -83,9 +83,11 @@ bool same_class(KEY a, KEY b) { return false; }
 #endif
 // Class steps: whether the subgroup's run of the tile (its ITEMS loads, consecutive input
 // indices) holds one class, from its first and last keys (the input is in class order), read
-// again from the buffer (the cache): held from the load instead, each step's class took the
-// H200's u32 pass 66 registers, one workgroup an SM. Any order among such a run's bucket
-// peers keeps LSD order, so it ranks as an atomic pass does (rank_steps).
+// again from the buffer (the cache) right before the ranking, the tile index from shared
+// memory so that the driver cannot issue the loads sooner. (Each step's class noted at the
+// load took the H200's u32 pass 66 registers, the two keys read before the counting 65: one
+// workgroup an SM, bench/results/h200/binning/session33.) Any order among such a run's
+// bucket peers keeps LSD order, so it ranks as an atomic pass does (rank_steps).
 bool run_of_one_class(uint tile) {
     uint first = tile * tile_size() + gl_SubgroupID * gl_SubgroupSize * ITEMS;
     if (!class_steps() || first >= pc.n) return false;
