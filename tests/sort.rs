@@ -303,12 +303,15 @@ fn first_pass_unordered_only_where_no_order_shows() {
         let plan = SortPlan::new(&ctx, d.clone()).unwrap();
         let label = plan.policy_label();
         assert_eq!(d.first_pass_unordered(), label.contains("; first pass"), "{label}");
-        // (3 tiles: the second pass is atomic only with `xcr0`.)
-        assert_eq!(d.first_pass_unordered() && d.policy.second_pass_tiles == 0, label.contains("; second pass"), "{label}");
+        // (3 tiles: the second pass is atomic only with `xcr0`, and for keys alone only
+        // without class steps.)
+        let rounds = d.policy.second_pass_tiles == 0 && (d.value_bytes > 0 || !d.policy.class_steps);
+        assert_eq!(d.first_pass_unordered() && rounds, label.contains("; second pass"), "{label}");
         d.first_pass_unordered()
     };
-    // (`xcr0`: the second pass in class rounds at any size; by default only from 4,096 tiles.)
-    let scrambled = |s: &str| BinningPolicy::parse(&format!("{s}xcr0xskip64")).unwrap();
+    // (`xcr0`: the second pass in class rounds at any size; by default only from 4,096 tiles,
+    // and only without class steps, `xnocs`, which the test class_steps covers.)
+    let scrambled = |s: &str| BinningPolicy::parse(&format!("{s}xcr0xnocsxskip64")).unwrap();
     for key in KeyType::ALL {
         let n = 3 * tile(key) + 5;
         let mut d = SortDesc::new(key, n);
@@ -362,8 +365,11 @@ fn class_steps() {
     // default where rows fit), ballots (scalar and, bit 5, uvec4), late counts.
     let ctx = common::ctx();
     let labelled = |d: &SortDesc| SortPlan::new(&ctx, d.clone()).unwrap().policy_label().contains("in class steps");
-    assert!(labelled(&SortDesc::new(KeyType::U32, 1 << 16)));
-    let mut not = SortDesc::new(KeyType::U32, 1 << 16);
+    // By default a pass takes class steps where its classes average two runs (at most 16
+    // x 16 keys here): the second pass of 2^20 keys (classes of 4,096), not of 2^12 (16).
+    assert!(labelled(&SortDesc::new(KeyType::U32, 1 << 20)));
+    assert!(!labelled(&SortDesc::new(KeyType::U32, 1 << 12)));
+    let mut not = SortDesc::new(KeyType::U32, 1 << 20);
     not.value_bytes = 4;
     assert!(!labelled(&not), "pairs keep input order among equal keys");
     not.value_bytes = 0;
@@ -373,7 +379,8 @@ fn class_steps() {
     not.policy = BinningPolicy::parse("autoxautoxnocs").unwrap();
     assert!(!labelled(&not));
     let low = [0x0000u32, 0x1234, 0xABCD, 0xFFFF];
-    let policies = ["autoxautoxskip64", "autoxautoxballotsxskip64", "autoxautoxballotsxskip96", "autoxautoxlatexskip64", "autoxautoxcr0xskip64"];
+    // (`xcs0`: every pass after the first in class steps, whatever its classes' length.)
+    let policies = ["autoxautoxcs0xskip64", "autoxautoxballotsxcs0xskip64", "autoxautoxballotsxcs0xskip96", "autoxautoxlatexcs0xskip64", "autoxautoxcr0xcs0xskip64"];
     for (i, key) in [KeyType::U32, KeyType::F32, KeyType::U64, KeyType::I64].into_iter().enumerate() {
         for (j, policy) in policies.into_iter().enumerate() {
             let mut d = SortDesc::new(key, 1);
@@ -404,7 +411,7 @@ fn atomic_passes_at_narrow_workgroups() {
     // (2 at 128, 4 at 64): the atomic first pass and the class-round second (`xcr0`: at any
     // size), scrambled (debug bit 6), with and without forced fallbacks.
     let ctx = common::ctx();
-    for policy in ["128x8xcr0xskip64", "64x8xcr0xskip64"] {
+    for policy in ["128x8xcr0xnocsxskip64", "64x8xcr0xnocsxskip64"] {
         for (i, key) in [KeyType::U32, KeyType::F32, KeyType::I64].into_iter().enumerate() {
             let mut d = SortDesc::new(key, 1);
             d.policy = BinningPolicy::parse(policy).unwrap();

@@ -196,15 +196,26 @@ pub struct BinningPolicy {
     /// 6-shared-class-starts).
     #[serde(default = "default_second_pass_tiles")]
     pub second_pass_tiles: u32,
-    /// Where a sort's first digit pass is unordered, its later stable passes rank in class
-    /// steps (the default; `xnocs` turns it off): a pass's input is in order of the digits
-    /// below its own, so a subgroup's run of the tile (its consecutive elements) whose keys
-    /// all share those digits may rank with one shared atomicAdd an element instead of
-    /// matching peers step by step; the other runs match peers. Most runs qualify where the
-    /// lower digits' classes are long (a third pass of 2^28 keys: 65,536 classes of 4,096
-    /// against runs of 512 at 512x16 and width 32).
+    /// Where a sort of keys alone has an unordered first digit pass, its later passes may rank
+    /// in class steps (the default; `xnocs` turns them off, and the second pass then ranks in
+    /// class rounds from [`BinningPolicy::second_pass_tiles`] tiles, as with values). A pass's input is in order of
+    /// the digits below its own, so a subgroup's run of the tile (its consecutive elements)
+    /// whose first and last keys share those digits ranks with one shared atomicAdd an
+    /// element, in any order; the other runs match peers step by step, as a stable pass does.
+    /// A pass takes class steps where its classes (n / 2^(8 p) keys for pass p >= 1, the
+    /// first 0) average at least [`BinningPolicy::class_step_runs`] runs, since checking the
+    /// run costs a pass where few runs qualify. H200, u32 keys at 2^28 (runs of 512): the
+    /// second pass 1.207 ms against 1.242 in class rounds, the third 1.307 against 1.357
+    /// stable, the fourth (classes of 16) 1.396 against 1.352; at 2^24 the second pass
+    /// 0.0886 against 0.0993 stable, the third (classes of 256) 0.0963 against 0.0937; u64
+    /// keys at 2^27, the third pass 0.930 against 0.953, later ones 0.969 against 0.945
+    /// (bench/results/h200/binning/session33/3-cs33).
     #[serde(default = "default_class_steps")]
     pub class_steps: bool,
+    /// The classes' length, in runs of a subgroup (ITEMS x its width), from which a pass ranks
+    /// in class steps (`xcsN`; 0: every pass after the first).
+    #[serde(default = "default_class_step_runs")]
+    pub class_step_runs: u32,
     /// With [`BinningPolicy::sequential_planes`]: the values are read this many a lane at a
     /// time (`xvcN`, default 8), each group after the last one's are staged, so fewer loads
     /// are in flight where the pass holds the most registers (all at once: ITEMS or more).
@@ -263,6 +274,9 @@ fn default_atomic_first() -> bool {
 }
 fn default_class_steps() -> bool {
     true
+}
+fn default_class_step_runs() -> u32 {
+    2
 }
 fn default_second_pass_tiles() -> u32 {
     4096
@@ -324,6 +338,7 @@ impl Default for BinningPolicy {
             atomic_first_keys: true,
             second_pass_tiles: default_second_pass_tiles(),
             class_steps: default_class_steps(),
+            class_step_runs: default_class_step_runs(),
             value_chunk: default_value_chunk(),
             fold_max_tiles: default_fold_max_tiles(),
             totals_max_tiles: None,
@@ -369,19 +384,19 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xnocs][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
     /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `late`:
     /// [`BinningPolicy::late_counts`]; `noseq`: [`BinningPolicy::sequential_planes`] off;
     /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `crN`:
-    /// [`BinningPolicy::second_pass_tiles`]; `nocs`: [`BinningPolicy::class_steps`] off; `vcN`: [`BinningPolicy::value_chunk`]; `lbN`: the look-back window; `hgN`: the upfront
+    /// [`BinningPolicy::second_pass_tiles`]; `nocs`: [`BinningPolicy::class_steps`] off; `csN`: [`BinningPolicy::class_step_runs`]; `vcN`: [`BinningPolicy::value_chunk`]; `lbN`: the look-back window; `hgN`: the upfront
     /// histogram's workgroups; `hwN`: [`BinningPolicy::histogram_workgroup`]; `foldN`: [`BinningPolicy::fold_max_tiles`]; `totN`: [`BinningPolicy::totals_max_tiles`]; `ticket`, `noticket`: [`BinningPolicy::tickets`]; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
     /// `clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xnocs][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -403,6 +418,7 @@ impl BinningPolicy {
                 ("stablefirst", _) => p.atomic_first_keys = false,
                 ("nocs", _) => p.class_steps = false,
                 (r, _) if r.starts_with("vc") => p.value_chunk = r[2..].parse().ok().filter(|&c| c > 0).ok_or_else(bad)?,
+                (r, _) if r.starts_with("cs") => p.class_step_runs = r[2..].parse().map_err(|_| bad())?,
                 (r, _) if r.starts_with("cr") => p.second_pass_tiles = r[2..].parse().map_err(|_| bad())?,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hw") => p.histogram_workgroup = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
@@ -435,6 +451,7 @@ impl BinningPolicy {
             (!self.atomic_first_keys, "xstablefirst".into()),
             (self.second_pass_tiles != d.second_pass_tiles, format!("xcr{}", self.second_pass_tiles)),
             (!self.class_steps, "xnocs".into()),
+            (self.class_step_runs != d.class_step_runs, format!("xcs{}", self.class_step_runs)),
             (self.value_chunk != d.value_chunk, format!("xvc{}", self.value_chunk)),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),

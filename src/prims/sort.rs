@@ -160,8 +160,12 @@ pub struct SortPlan {
     pass: BinningPass,
     /// The first digit pass when it ranks with atomics (`Ranking::Atomic`).
     first: Option<BinningPass>,
-    /// The second digit pass when it ranks with atomics in class rounds (keys alone).
+    /// The second digit pass when it ranks with atomics in class rounds (keys alone, without
+    /// class steps).
     second: Option<BinningPass>,
+    /// The passes 1 to `steps_through` where they rank in class steps (keys alone).
+    steps: Option<BinningPass>,
+    steps_through: u32,
     /// The last digit pass where it is another pipeline (the permutation's role).
     last: Option<BinningPass>,
 }
@@ -218,22 +222,35 @@ impl SortPlan {
             }
             None => (if desc.first_pass_unordered() { Some(binning(Ranking::Atomic, 0, 0)?) } else { None }, None),
         };
-        // Where the first pass is unordered, the second too ranks with atomics, in class
-        // rounds (the first pass's buckets in order), given enough tiles
-        // (BinningPolicy::second_pass_tiles). Elements it may reorder then share their first
-        // two digits and their place among the later passes' equal digits, so only keys equal
-        // in every sorted bit can trade places.
-        let second = match roles.is_none() && desc.first_pass_unordered() && desc.passes() >= 2 {
+        // The same order lets the later passes rank in class steps
+        // (BinningPolicy::class_steps): a subgroup's run of elements that share every earlier
+        // digit may order them any way, as only keys equal in every sorted bit could show it.
+        // Pass p takes them where its classes (n >> 8p keys on average) are long enough. Keys
+        // alone: with values (`Ranking::Atomic`, the permutation's arrays) they are not measured
+        // (the pair pass has no register to spare on the H200), and the class rounds stay.
+        let unordered = roles.is_none() && desc.first_pass_unordered() && desc.passes() >= 2;
+        let use_steps = unordered && desc.policy.class_steps && desc.value_bytes == 0;
+        let pass = binning(Ranking::Stable, 0, 0)?;
+        let (steps, steps_through) = match use_steps {
+            true => {
+                let steps = binning(Ranking::Stable, ROLE_CLASS_STEPS, 0)?;
+                let run = steps.items as u64 * desc.subgroup_size.unwrap_or(ctx.info().subgroup.max_size) as u64;
+                let min_class = desc.policy.class_step_runs as u64 * run;
+                let through = (1..desc.passes()).take_while(|&p| desc.n >> (8 * p) >= min_class).last().unwrap_or(0);
+                (Some(steps).filter(|_| through > 0), through)
+            }
+            false => (None, 0),
+        };
+        // Else the second pass ranks with atomics in class rounds (the first
+        // pass's buckets in order), given enough tiles (BinningPolicy::second_pass_tiles).
+        // Elements it may reorder then share their first two digits and their place among the
+        // later passes' equal digits, so only keys equal in every sorted bit can trade places.
+        let second = match unordered && !use_steps {
             true => Some(binning(Ranking::Atomic, ROLE_CLASS_ROUNDS, 0)?).filter(|p| p.tiles >= desc.policy.second_pass_tiles),
             false => None,
         };
-        // The same order lets the later stable passes rank in class steps
-        // (BinningPolicy::class_steps): a subgroup's run of elements that share every earlier
-        // digit may order them any way, as only keys equal in every sorted bit could show it.
-        let steps = roles.is_none() && desc.first_pass_unordered() && desc.policy.class_steps;
-        let pass = binning(Ranking::Stable, if steps { ROLE_CLASS_STEPS } else { 0 }, 0)?;
         // The digit spans only where a pass folds (it finds a trivial pass from them).
-        let spans = [Some(&pass), first.as_ref(), second.as_ref(), last.as_ref()].into_iter().flatten().any(|p| p.fold);
+        let spans = [Some(&pass), first.as_ref(), second.as_ref(), steps.as_ref(), last.as_ref()].into_iter().flatten().any(|p| p.fold);
         // 128 invocations by default: a workgroup even a pinned subgroup size of 4 allows.
         let hw = desc.policy.histogram_workgroup;
         let sg = &ctx.info().subgroup;
@@ -257,16 +274,17 @@ impl SortPlan {
         } else {
             None
         };
-        Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, second, last })
+        Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, second, steps, steps_through, last })
     }
 
     pub fn desc(&self) -> &SortDesc {
         &self.desc
     }
     /// The digit passes' pipelines, named: the first and second passes' where they differ,
-    /// the middle passes', the last pass's where it differs.
+    /// the class-step passes' (1 to `steps_through`), the middle passes', the last pass's
+    /// where it differs.
     fn named_passes(&self) -> impl Iterator<Item = (&'static str, &BinningPass)> {
-        [("first", self.first.as_ref()), ("second", self.second.as_ref()), ("middle", Some(&self.pass)), ("last", self.last.as_ref())]
+        [("first", self.first.as_ref()), ("second", self.second.as_ref()), ("class-step", self.steps.as_ref()), ("middle", Some(&self.pass)), ("last", self.last.as_ref())]
             .into_iter()
             .filter_map(|(name, p)| p.map(|p| (name, p)))
     }
@@ -406,7 +424,8 @@ impl SortPlan {
         match (p, &self.last) {
             (_, Some(last)) if p + 1 == self.desc.passes() => last,
             (0, _) => self.first.as_ref().unwrap_or(&self.pass),
-            (1, _) => self.second.as_ref().unwrap_or(&self.pass),
+            (1, _) if self.second.is_some() => self.second.as_ref().unwrap(),
+            _ if p <= self.steps_through => self.steps.as_ref().unwrap_or(&self.pass),
             _ => &self.pass,
         }
     }
