@@ -350,7 +350,7 @@ fn pipelines_lists_every_digit_pass() {
     let text = String::from_utf8_lossy(&out.stdout);
     for want in [
         "sort u32 values 0B first pass",
-        "sort u32 values 0B second pass",
+        "sort u32 values 0B class-step pass",
         "sort u32 values 0B middle pass",
         "sort u64 values 8B middle pass",
         "multisplit_k32_v1 (multisplit u32 values 4B 256 buckets, tile",
