@@ -188,7 +188,8 @@ pub struct BinningPolicy {
     #[serde(default = "default_atomic_first")]
     pub atomic_first_keys: bool,
     /// Where a sort's first digit pass is unordered ([`BinningPolicy::atomic_first_keys`] for
-    /// keys alone, or `Ranking::Atomic`), the second too ranks with atomics, in class rounds
+    /// keys alone, or `Ranking::Atomic`) and its later passes do not take class steps
+    /// ([`BinningPolicy::class_steps`]), the second too ranks with atomics, in class rounds
     /// (the first pass's buckets in order), where the sort has at least this many tiles (`xcrN`; the classes then average 16 tiles or more, so few tiles hold two).
     /// H200, u32 keys, the second pass against a stable one: 1.40 against 1.49 ms at 2^28
     /// (32,768 tiles), 0.370 against 0.392 at 2^26, even at 2^24 (2,048), 16.6 against 14.6
@@ -198,10 +199,11 @@ pub struct BinningPolicy {
     pub second_pass_tiles: u32,
     /// Where a sort of keys alone has an unordered first digit pass, its later passes may rank
     /// in class steps (the default; `xnocs` turns them off, and the second pass then ranks in
-    /// class rounds from [`BinningPolicy::second_pass_tiles`] tiles, as with values). A pass's input is in order of
-    /// the digits below its own, so a subgroup's run of the tile (its consecutive elements)
-    /// whose first and last keys share those digits ranks with one shared atomicAdd an
-    /// element, in any order; the other runs match peers step by step, as a stable pass does.
+    /// class rounds from [`BinningPolicy::second_pass_tiles`] tiles, as with values). A
+    /// pass's input is in order of the digits below its own, so a subgroup's run of the tile
+    /// (its consecutive elements) whose first and last keys share those digits ranks with one
+    /// shared atomicAdd an element, in any order; the other runs match peers step by step, as
+    /// a stable pass does.
     /// A pass takes class steps where its classes (n / 2^(8 p) keys for pass p >= 1, the
     /// first 0) average at least [`BinningPolicy::class_step_runs`] runs, since checking the
     /// run costs a pass where few runs qualify. H200, u32 keys at 2^28 (runs of 512): the
