@@ -161,6 +161,9 @@ pub fn sort_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -
         cases.push((20_011, 8, true, KeyPattern::TopDigitOnly, 0, Some((key.bits() / 4, key.bits() - 3))));
         // Unstable (atomic first pass): n = 100,004 marks it below.
         cases.push((100_004, 4, false, KeyPattern::FewDistinct, 3, None));
+        // Keys alone with long classes: the second pass's runs of one class rank with atomics
+        // (class steps).
+        cases.push((300_007, 0, key.bits() == 32, KeyPattern::LowFour, 0, None));
         for (n, value_bytes, descending, pattern, force, bits) in cases {
             if n > max_n {
                 continue;

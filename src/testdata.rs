@@ -114,6 +114,9 @@ pub enum KeyPattern {
     BottomDigitOnly,
     /// Floats: NaN of both signs, ±0.0, ±inf, subnormals, extremes, in random order.
     FloatSpecials,
+    /// Keys whose low 16 bits take four values, the rest random: long classes of equal low
+    /// digits for the sort's class steps (not in `ALL`).
+    LowFour,
 }
 
 impl KeyPattern {
@@ -154,6 +157,7 @@ pub fn sort_keys(pattern: KeyPattern, key: crate::prims::sort::KeyType, n: usize
                 KeyPattern::FewDistinct => few[rng.random_range(0..5)],
                 KeyPattern::TopDigitOnly => (base & !(0xFFu64 << (bits - 8))) | (rng.random::<u64>() & 0xFF) << (bits - 8),
                 KeyPattern::BottomDigitOnly => (base & !0xFF) | (rng.random::<u64>() & 0xFF),
+                KeyPattern::LowFour => (rng.random::<u64>() & !0xFFFF) | [0x0000, 0x1234, 0xABCD, 0xFFFF][rng.random_range(0..4)],
                 KeyPattern::FloatSpecials => {
                     let s = if wide { &specials64 } else { &specials32 };
                     if rng.random_bool(0.6) { s[rng.random_range(0..s.len())] } else { rng.random::<u64>() }
