@@ -985,6 +985,17 @@ if want cs33; then
     timeout 60 $XB bench sort --n 2^27 --key u64 --values 0 --trials 10 --profile --json "$OUT/cs33-u64-base.json" >> "$OUT/cs33-u64.md" 2>&1
   fi
 fi
+# Queued by session 33 (its device time ran out): the kept class-step default as a whole
+# (passes 1 to p where classes average two runs) against `xnocs` (session 32's passes), u32
+# keys over sizes and u64 keys (whose second pass in class steps was never timed); with
+# the anchors and selftest for a final row.
+if want final33; then
+  for r in 1 2; do
+    timeout 150 $B bench sort --n 2^28 --key u32 --values 0 --binning-policy auto,autoxautoxnocs --trials 10 --profile --json "$OUT/final33-28-$r.json" >> "$OUT/final33-28.md" 2>&1
+  done
+  timeout 120 $B bench sort --n 2^20,2^24,2^26 --key u32 --values 0 --binning-policy auto,autoxautoxnocs --trials 10 --profile --json "$OUT/final33-small.json" >> "$OUT/final33-small.md" 2>&1
+  timeout 90 $B bench sort --n 2^27 --key u64 --values 0 --binning-policy auto,autoxautoxnocs --trials 10 --profile --json "$OUT/final33-u64.json" >> "$OUT/final33-u64.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
