@@ -382,12 +382,20 @@ fn class_steps() {
         for (j, policy) in policies.into_iter().enumerate() {
             let mut d = SortDesc::new(key, 1);
             d.policy = BinningPolicy::parse(policy).unwrap();
-            d.n = 9 * SortPlan::new(&ctx, d.clone()).unwrap().tile_keys() + 13;
+            let t = SortPlan::new(&ctx, d.clone()).unwrap().tile_keys();
+            d.n = 9 * t + 13;
             assert!(labelled(&d), "{policy}");
             d.descending = (i + j) % 2 == 1;
             d.force_fallback_period = if j == 1 { 3 } else { 0 };
             check(&d, KeyPattern::LowFour, 100 * i as u64 + j as u64);
             check(&d, KeyPattern::Random, j as u64);
+            // Awkward sizes: one key, a tile short or over (partial runs and tiles).
+            if j == 0 {
+                for n in [1, t - 1, t + 1] {
+                    d.n = n;
+                    check(&d, KeyPattern::LowFour, n);
+                }
+            }
         }
     }
     common::assert_no_validation_messages(&ctx);

@@ -231,16 +231,14 @@ impl SortPlan {
         let unordered = roles.is_none() && desc.first_pass_unordered() && desc.passes() >= 2;
         let use_steps = unordered && desc.policy.class_steps && desc.value_bytes == 0;
         let pass = binning(Ranking::Stable, 0, 0)?;
-        let (steps, steps_through) = match use_steps {
-            true => {
-                let steps = binning(Ranking::Stable, ROLE_CLASS_STEPS, 0)?;
-                let run = steps.items as u64 * desc.subgroup_size.unwrap_or(ctx.info().subgroup.max_size) as u64;
-                let min_class = desc.policy.class_step_runs as u64 * run;
-                let through = (1..desc.passes()).take_while(|&p| desc.n >> (8 * p) >= min_class).last().unwrap_or(0);
-                (Some(steps).filter(|_| through > 0), through)
-            }
-            false => (None, 0),
+        // (The role leaves the geometry as it is: a run is the stable pass's ITEMS loads.)
+        let run = pass.items as u64 * desc.subgroup_size.unwrap_or(ctx.info().subgroup.max_size) as u64;
+        let min_class = desc.policy.class_step_runs as u64 * run;
+        let steps_through = match use_steps {
+            true => (1..desc.passes()).take_while(|&p| desc.n >> (8 * p) >= min_class).last().unwrap_or(0),
+            false => 0,
         };
+        let steps = if steps_through > 0 { Some(binning(Ranking::Stable, ROLE_CLASS_STEPS, 0)?) } else { None };
         // Else the second pass ranks with atomics in class rounds (the first
         // pass's buckets in order), given enough tiles (BinningPolicy::second_pass_tiles).
         // Elements it may reorder then share their first two digits and their place among the
