@@ -996,6 +996,16 @@ if want final33; then
   timeout 120 $B bench sort --n 2^20,2^24,2^26 --key u32 --values 0 --binning-policy auto,autoxautoxnocs --trials 10 --profile --json "$OUT/final33-small.json" >> "$OUT/final33-small.md" 2>&1
   timeout 90 $B bench sort --n 2^27 --key u64 --values 0 --binning-policy auto,autoxautoxnocs --trials 10 --profile --json "$OUT/final33-u64.json" >> "$OUT/final33-u64.md" 2>&1
 fi
+# Class steps at small sizes (2^20: the second pass's classes of 4,096 keys qualify, but the
+# tiles are few and latency-bound): the default against xnocs, alternated.
+if want small34; then
+  for r in 1 2 3 4; do
+    for p in auto autoxautoxnocs; do
+      echo "== $p $r" >> "$OUT/small34.md"
+      timeout 60 $B bench sort --n 2^20,2^21,2^22 --key u32 --values 0 --binning-policy $p --trials 20 --profile --json "$OUT/small34-$p-$r.json" >> "$OUT/small34.md" 2>&1
+    done
+  done
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

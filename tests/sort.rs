@@ -160,9 +160,13 @@ fn totals_from_the_tiles() {
         d
     };
     let label = |d: &SortDesc| SortPlan::new(&ctx, d.clone()).unwrap().policy_label();
-    assert!(label(&with(KeyType::U32, 200 * tile(KeyType::U32))).contains("from the tiles' totals"));
+    let few = label(&with(KeyType::U32, 200 * tile(KeyType::U32)));
+    assert!(few.contains("from the tiles' totals"), "{few}");
+    // Such latency-bound passes take no class steps (their classes would qualify).
+    assert!(!few.contains("class step"), "{few}");
     // More tiles than a total word counts (255), or the knob off: the upfront histogram.
-    assert!(!label(&with(KeyType::U32, 256 * tile(KeyType::U32))).contains("totals"));
+    let more = label(&with(KeyType::U32, 256 * tile(KeyType::U32)));
+    assert!(!more.contains("totals") && more.contains("class step"), "{more}");
     let mut off = with(KeyType::U32, 1000);
     off.policy.totals_max_tiles = Some(0);
     assert!(!label(&off).contains("totals"));

@@ -234,7 +234,11 @@ impl SortPlan {
         // (The role leaves the geometry as it is: a run is the stable pass's ITEMS loads.)
         let run = pass.items as u64 * desc.subgroup_size.unwrap_or(ctx.info().subgroup.max_size) as u64;
         let min_class = desc.policy.class_step_runs as u64 * run;
-        let steps_through = match use_steps {
+        // Not where every pass has a tile per SM (`_tot` passes, at most 255 tiles): those
+        // tiles are latency-bound, and the run check's two loads cost more than the steps
+        // save (H200, u32 keys at 2^20: 0.0494 ms against 0.0486-0.0489; at 2^21, 256
+        // tiles, 0.0840 against 0.0876-0.0881: bench/results/h200/binning/session34/3-small34).
+        let steps_through = match use_steps && !pass.totals {
             true => (1..desc.passes()).take_while(|&p| desc.n >> (8 * p) >= min_class).last().unwrap_or(0),
             false => 0,
         };
