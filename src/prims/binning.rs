@@ -211,7 +211,9 @@ pub struct BinningPolicy {
     /// stable, the fourth (classes of 16) 1.396 against 1.352; at 2^24 the second pass
     /// 0.0886 against 0.0993 stable, the third (classes of 256) 0.0963 against 0.0937; u64
     /// keys at 2^27, the third pass 0.930 against 0.953, later ones 0.969 against 0.945
-    /// (bench/results/h200/binning/session33/3-cs33).
+    /// (bench/results/h200/binning/session33/3-cs33). Sorts whose passes take their totals
+    /// from the tiles ([`BinningPolicy::totals_max_tiles`]) take none: at 2^20 they lost
+    /// 1.5% (session34/3-small34).
     #[serde(default = "default_class_steps")]
     pub class_steps: bool,
     /// The classes' length, in runs of a subgroup (ITEMS x its width), from which a pass ranks
