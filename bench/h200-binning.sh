@@ -1018,6 +1018,17 @@ if want bda35; then
   ab bda35-28 ${BDA_ROUNDS:-1} base $B bda $XB sort --n 2^28 --key u32 --values 4 --trials 10 --profile
   ab bda35-k28 1 base $B bda $XB sort --n 2^28 --key u32 --values 0 --trials 10
 fi
+# The pair-pass policies (value groups and stash, as their labels name them) whose pipeline
+# statistics in $OUT/FILE (stats_of) count at most 64 registers, comma-separated; the list is
+# also appended to FILE.
+fitting_pair_policies() {
+  local fit
+  fit=$(grep -o 'values [0-9]* at a time[^)]*)) | Register Count: [0-9]*' "$OUT/$1" | awk '$NF <= 64' \
+    | sed -E 's/values ([0-9]+) at a time, ([0-9]+) stashed before.*/autoxautoxvc\1xstashlb\2/; s/values ([0-9]+) at a time, ([0-9]+) stashed.*/autoxautoxvc\1xstash\2/; s/values ([0-9]+) at a time.*/autoxautoxvc\1/' \
+    | sort -u | paste -sd,)
+  echo "fit: ${fit:-none}" >> "$OUT/$1"
+  echo "$fit"
+}
 # Session 35 (a build with session35/4-stashlb35/stash35.patch; reverted, it lost): the value
 # stash (each lane's last N values read with the keys at the tile's start into shared
 # memory, `xstashN`), with the first group's size (`xvcN`): registers,
@@ -1033,28 +1044,26 @@ if want stash35; then
   timeout 120 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 4 --binning-policy $P28 --trials 10 --json "$OUT/stash35-ms.json" >> "$OUT/stash35-ms.md" 2>&1
 fi
 # Session 35 (stash35.patch in both builds): the stash with the device-address stores
-# (target/release/vkprims-bda, session35/1-bda35/bda35.patch: fewer registers in its SASS): each policy's registers, and the u32 pairs at 2^26 under
-# those of at most 64 (two workgroups of 512 an SM), beside this build's default.
+# (target/release/vkprims-bda, session35/1-bda35/bda35.patch: fewer registers in its SASS):
+# each policy's registers, and the u32 pairs at 2^26 under those of at most 64 (two
+# workgroups of 512 an SM), beside this build's default.
 if want bdastash35; then
   XB=./target/release/vkprims-bda
   P=${STASH_POLICIES:-auto,autoxautoxstash6,autoxautoxvc10xstash6,autoxautoxstash4,autoxautoxvc10xstash4,autoxautoxvc12xstash4,autoxautoxstash2}
   stats_of $XB '^sort_onesweep_k32_v1 \(sort u32 values 4B middle' bdastash35-regs.md $P
-  FIT=$(grep -o 'values [0-9]* at a time[^)]*)) | Register Count: [0-9]*' "$OUT/bdastash35-regs.md" | awk '$NF <= 64' | sed -E 's/values ([0-9]+) at a time(, ([0-9]+) stashed)?.*/autoxautoxvc\1xstash\3/; s/xstash$//' | sort -u | paste -sd,)
-  echo "fit: ${FIT:-none}" >> "$OUT/bdastash35-regs.md"
+  FIT=$(fitting_pair_policies bdastash35-regs.md)
   for r in 1 2; do
     timeout 60 $B bench sort --n 2^26 --key u32 --values 4 --trials 10 --json "$OUT/bdastash35-26-base-$r.json" >> "$OUT/bdastash35-26.md" 2>&1
     [ -n "$FIT" ] && timeout 150 $XB bench sort --n 2^26 --key u32 --values 4 --binning-policy $FIT --trials 10 --json "$OUT/bdastash35-26-bda-$r.json" >> "$OUT/bdastash35-26.md" 2>&1
   done
 fi
-# Session 35 (stash35.patch): the stash read at the tile's start (`xstashN`) or after the keys are staged,
-# before the look-back (`xstashlbN`), its values staged one at a time: registers of each
-# policy, and u32 pairs at 2^26 under those of at most 64 beside the default.
+# Session 35 (stash35.patch): the stash read at the tile's start (`xstashN`) or after the
+# keys are staged, before the look-back (`xstashlbN`), its values staged one at a time:
+# registers of each policy, and u32 pairs at 2^26 under those of at most 64 beside the default.
 if want stashlb35; then
   P=${STASH_POLICIES:-auto,autoxautoxstash6,autoxautoxvc10xstash6,autoxautoxstash4,autoxautoxstashlb6,autoxautoxvc10xstashlb6,autoxautoxstashlb4}
   stats_of $B '^sort_onesweep_k32_v1 \(sort u32 values 4B middle' stashlb35-regs.md $P
-  FIT=$(grep -o 'values [0-9]* at a time[^)]*)) | Register Count: [0-9]*' "$OUT/stashlb35-regs.md" | awk '$NF <= 64' \
-    | sed -E 's/values ([0-9]+) at a time, ([0-9]+) stashed before.*/autoxautoxvc\1xstashlb\2/; s/values ([0-9]+) at a time, ([0-9]+) stashed.*/autoxautoxvc\1xstash\2/; s/values ([0-9]+) at a time.*/autoxautoxvc\1/' | sort -u | paste -sd,)
-  echo "fit: ${FIT:-none}" >> "$OUT/stashlb35-regs.md"
+  FIT=$(fitting_pair_policies stashlb35-regs.md)
   for r in 1 2; do
     timeout 150 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,$FIT --trials 10 --json "$OUT/stashlb35-26-$r.json" >> "$OUT/stashlb35-26.md" 2>&1
   done
