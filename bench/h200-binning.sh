@@ -1068,6 +1068,16 @@ if want stashlb35; then
     timeout 150 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,$FIT --trials 10 --json "$OUT/stashlb35-26-$r.json" >> "$OUT/stashlb35-26.md" 2>&1
   done
 fi
+# Session 35: the values' group size again with today's pair pass (session 20 tuned 8 on
+# older code): registers of each, and u32 pairs at 2^26 under those of at most 64.
+if want vc35; then
+  P=auto,autoxautoxvc6,autoxautoxvc7,autoxautoxvc9,autoxautoxvc10,autoxautoxvc11,autoxautoxvc12,autoxautoxvc16
+  stats_of $B '^sort_onesweep_k32_v1 \(sort u32 values 4B middle' vc35-regs.md $P
+  FIT=$(fitting_pair_policies vc35-regs.md)
+  for r in 1 2; do
+    timeout 150 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,$FIT --trials 10 --json "$OUT/vc35-26-$r.json" >> "$OUT/vc35-26.md" 2>&1
+  done
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
