@@ -1078,6 +1078,19 @@ if want vc35; then
     timeout 150 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,$FIT --trials 10 --json "$OUT/vc35-26-$r.json" >> "$OUT/vc35-26.md" 2>&1
   done
 fi
+# Queued by session 35 (no device time left): the look-back before the staging (`xlbfirst`;
+# session 35's stash before the look-back lost 2-5%, so the time to a tile's inclusive
+# prefixes may count): registers, then u32 keys and pairs and u64 keys at 2^26 and u32 pairs
+# at 2^28, alternated against the default.
+if want lbfirst36; then
+  stats_of $B '^sort_onesweep_k(32|64)_v[01] \(sort (u32|u64) values [04]B' lbfirst36-regs.md auto,autoxautoxlbfirst
+  for r in 1 2; do
+    for args in "u32 --values 0" "u32 --values 4" "u64 --values 0"; do
+      timeout 120 $B bench sort --n 2^26 --key $args --binning-policy auto,autoxautoxlbfirst --trials 10 --profile --json "$OUT/lbfirst36-26-${args%% *}-${args##* }-$r.json" >> "$OUT/lbfirst36-26.md" 2>&1
+    done
+  done
+  timeout 200 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,autoxautoxlbfirst --trials 10 --profile --json "$OUT/lbfirst36-28.json" >> "$OUT/lbfirst36-28.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
