@@ -1078,18 +1078,26 @@ if want vc35; then
     timeout 150 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,$FIT --trials 10 --json "$OUT/vc35-26-$r.json" >> "$OUT/vc35-26.md" 2>&1
   done
 fi
-# Queued by session 35 (no device time left): the look-back before the staging (`xlbfirst`;
-# session 35's stash before the look-back lost 2-5%, so the time to a tile's inclusive
-# prefixes may count): registers, then u32 keys and pairs and u64 keys at 2^26 and u32 pairs
-# at 2^28, alternated against the default.
+# Queued by session 35 (no device time left): the look-back before the staging (`xlbfirst`,
+# in target/release/vkprims-lbf, built with session35/queued/lbfirst.patch, whose tests
+# passed on lavapipe at widths 4, 8 and 16). Session 35's stash before the look-back lost
+# 2-5%, so the time to a tile's inclusive prefixes may count. Registers of both builds (the
+# patch's spec constant must leave the default's code as it was: session 25 saw dead
+# spec-constant code cost registers), then u32 keys and pairs and u64 keys at 2^26 and u32
+# pairs at 2^28: this build's default against the patched build's default and `xlbfirst`.
 if want lbfirst36; then
-  stats_of $B '^sort_onesweep_k(32|64)_v[01] \(sort (u32|u64) values [04]B' lbfirst36-regs.md auto,autoxautoxlbfirst
+  XB=./target/release/vkprims-lbf
+  RE='^sort_onesweep_k(32|64)_v[01] \(sort (u32|u64) values [04]B'
+  stats_of $B "$RE" lbfirst36-regs-base.md
+  stats_of $XB "$RE" lbfirst36-regs-lbf.md auto,autoxautoxlbfirst
   for r in 1 2; do
     for args in "u32 --values 0" "u32 --values 4" "u64 --values 0"; do
-      timeout 120 $B bench sort --n 2^26 --key $args --binning-policy auto,autoxautoxlbfirst --trials 10 --profile --json "$OUT/lbfirst36-26-${args%% *}-${args##* }-$r.json" >> "$OUT/lbfirst36-26.md" 2>&1
+      tag="${args%% *}-${args##* }-$r"
+      timeout 60 $B bench sort --n 2^26 --key $args --trials 10 --json "$OUT/lbfirst36-26-base-$tag.json" >> "$OUT/lbfirst36-26.md" 2>&1
+      timeout 120 $XB bench sort --n 2^26 --key $args --binning-policy auto,autoxautoxlbfirst --trials 10 --profile --json "$OUT/lbfirst36-26-lbf-$tag.json" >> "$OUT/lbfirst36-26.md" 2>&1
     done
   done
-  timeout 200 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,autoxautoxlbfirst --trials 10 --profile --json "$OUT/lbfirst36-28.json" >> "$OUT/lbfirst36-28.md" 2>&1
+  timeout 200 $XB bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,autoxautoxlbfirst --trials 10 --profile --json "$OUT/lbfirst36-28.json" >> "$OUT/lbfirst36-28.md" 2>&1
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"

@@ -132,14 +132,6 @@ fn indices_equal_the_cpu_model() {
     let mut d = idx(300_007, 9, 0);
     d.policy = vkprims::prims::binning::BinningPolicy::parse("64x15").unwrap();
     assert_matches_reference(&d);
-    // The look-back before the staging (`xlbfirst`), with a forced fallback: one pass and
-    // three (the one-plane passes and the stable middle pass).
-    for (n, target) in [(300_007u64, 0u32), (200_003, 2)] {
-        let mut d = idx(n, 7, target);
-        d.policy = vkprims::prims::binning::BinningPolicy::parse("64x15xlbfirst").unwrap();
-        d.debug_force_fallback_period = 3;
-        assert_matches_reference(&d);
-    }
     // Tiles by workgroup index (NVIDIA's default for this mode), two passes and three, full
     // tiles and a partial one.
     for (n, target) in [(300_007u64, 0u32), (200_003, 2)] {

@@ -464,25 +464,6 @@ fn lookback_windows() {
 }
 
 #[test]
-fn lookback_before_staging() {
-    // `xlbfirst`: the look-back before the planes are staged, then a barrier; keys alone (the
-    // atomic first pass, class steps in every later pass with `xcs0`), u32 pairs (planes in
-    // sequence) and u64 pairs (every plane at once), with and without forced fallbacks.
-    let ctx = common::ctx();
-    for (policy, period) in [("autoxautoxlbfirst", 0), ("64x9xlbfirstxcs0", 3), ("autoxautoxplanesxlbfirst", 2)] {
-        for (key, value_bytes) in [(KeyType::U32, 0), (KeyType::U32, 4), (KeyType::U64, 8)] {
-            let mut d = SortDesc::new(key, 40_009);
-            d.policy = BinningPolicy::parse(policy).unwrap();
-            d.value_bytes = value_bytes;
-            d.force_fallback_period = period;
-            check(&d, KeyPattern::FewDistinct, 43);
-            check(&d, KeyPattern::Random, 44);
-        }
-    }
-    common::assert_no_validation_messages(&ctx);
-}
-
-#[test]
 fn all_planes_staged_at_once() {
     // `xplanes`: every word plane in shared memory before the look-back; 8-byte keys with
     // 8-byte values need four planes, so fewer items fit (lavapipe: 32 KiB).

@@ -132,10 +132,6 @@ const uint FIRST_VALS = VAL_CHUNK == 0u || VAL_CHUNK > ITEMS ? ITEMS : VAL_CHUNK
 // tickets, pairs 2.023 against 2.065-2.069, the 256-way multisplit of pairs 0.555 against
 // 0.564-0.566 (bench/results/h200/binning/session28/3-tick28; BinningPolicy::tickets).
 layout(constant_id = 18) const uint TILE_TICKETS = 0;
-// 1 (`xlbfirst`; with STAGE_ALL or RELOAD): the look-back runs before the planes are staged,
-// so the tile's inclusive prefixes go out sooner; a barrier then ends the staging. 0: the
-// staging first, filling the look-back's wait (CUB's order).
-layout(constant_id = 19) const uint LOOKBACK_FIRST = 0;
 // Full tiles load (and, planes in sequence, stage) through their own loops without a test an
 // element. The permutation of indices only in its stable passes (the reproducible mode): H200,
 // 2^28, 7.22 -> 6.41 ms there (6.32 with index tiles), but its default mode, whose passes rank
@@ -525,16 +521,6 @@ void binning_pass() {
     phase_end(2u);
     if (PREFETCH && tile != 0u && lid < 256u) load_window(lid, tile - 1u, pre);
     uint w[ITEMS], got[ITEMS];
-    if ((STAGE_ALL != 0u || RELOAD != 0u) && LOOKBACK_FIRST != 0u) {
-        look_back(tile, hist, pre);  // ends with a barrier
-        phase_end(5u);
-        stage_planes(tile);
-        barrier();
-        phase_end(3u);
-        scatter_planes(tile, count);
-        phase_end(6u);
-        return;
-    }
     if (STAGE_ALL != 0u || RELOAD != 0u) {
         stage_planes(tile);
         phase_end(3u);

@@ -113,12 +113,6 @@ pub struct BinningPolicy {
     /// Earlier tiles a look-back round reads per bucket (1 to 64; default 8).
     #[serde(default = "default_window")]
     pub lookback_window: u32,
-    /// With every plane staged in shared memory (`reload` or `stage_all`), the look-back runs
-    /// before the staging, not behind it (`xlbfirst`): a tile posts its inclusive prefixes
-    /// sooner, so the tiles after it walk less, at the cost of a barrier and of the staging no
-    /// longer filling the look-back's wait. Off by default: not yet measured on the H200.
-    #[serde(default)]
-    pub lookback_first: bool,
     /// Workgroups of the upfront histogram. H200, u32 keys at 2^26: 0.211 ms with 2048, 0.229
     /// with 1024, 0.272 with 512 (copies of the counters per subgroup only slowed it:
     /// bench/results/h200/binning/session4/3-early-post); 64 to 256 gained nothing at 2^20
@@ -335,7 +329,6 @@ impl Default for BinningPolicy {
             items: 0,
             spin_limit: 64,
             lookback_window: default_window(),
-            lookback_first: false,
             histogram_groups: 2048,
             histogram_workgroup: default_histogram_workgroup(),
             histogram_scalar_loads: false,
@@ -395,19 +388,19 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xlbfirst][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
     /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `late`:
     /// [`BinningPolicy::late_counts`]; `noseq`: [`BinningPolicy::sequential_planes`] off;
     /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `crN`:
-    /// [`BinningPolicy::second_pass_tiles`]; `nocs`: [`BinningPolicy::class_steps`] off; `csN`: [`BinningPolicy::class_step_runs`]; `vcN`: [`BinningPolicy::value_chunk`]; `lbN`: the look-back window; `lbfirst`: [`BinningPolicy::lookback_first`]; `hgN`: the upfront
+    /// [`BinningPolicy::second_pass_tiles`]; `nocs`: [`BinningPolicy::class_steps`] off; `csN`: [`BinningPolicy::class_step_runs`]; `vcN`: [`BinningPolicy::value_chunk`]; `lbN`: the look-back window; `hgN`: the upfront
     /// histogram's workgroups; `hwN`: [`BinningPolicy::histogram_workgroup`]; `foldN`: [`BinningPolicy::fold_max_tiles`]; `totN`: [`BinningPolicy::totals_max_tiles`]; `ticket`, `noticket`: [`BinningPolicy::tickets`]; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
     /// `clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xlbfirst][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -431,7 +424,6 @@ impl BinningPolicy {
                 (r, _) if r.starts_with("vc") => p.value_chunk = r[2..].parse().ok().filter(|&c| c > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("cs") => p.class_step_runs = r[2..].parse().map_err(|_| bad())?,
                 (r, _) if r.starts_with("cr") => p.second_pass_tiles = r[2..].parse().map_err(|_| bad())?,
-                ("lbfirst", _) => p.lookback_first = true,
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hw") => p.histogram_workgroup = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
@@ -466,7 +458,6 @@ impl BinningPolicy {
             (self.class_step_runs != d.class_step_runs, format!("xcs{}", self.class_step_runs)),
             (self.value_chunk != d.value_chunk, format!("xvc{}", self.value_chunk)),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
-            (self.lookback_first, "xlbfirst".into()),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
             (self.histogram_workgroup != d.histogram_workgroup, format!("xhw{}", self.histogram_workgroup)),
             (self.fold_max_tiles != d.fold_max_tiles, format!("xfold{}", self.fold_max_tiles)),
@@ -511,7 +502,6 @@ pub(crate) struct BinningPass {
     pub tickets: bool,
     pub stage_all: bool,
     pub lookback_window: u32,
-    pub lookback_first: bool,
     pub reload: bool,
     pub sequential: bool,
     /// Values read a lane at a time in the value round (with `sequential`; `items`: all).
@@ -660,8 +650,6 @@ impl BinningPass {
             if totals { "_tot" } else { "" }
         );
         let shader = gpu::shaders::name(&name).ok_or_else(|| Error::Invalid(format!("{what}: no shader variant {name}")))?;
-        // The look-back can only move before a staging of every plane (the kernel's branch).
-        let lookback_first = p.lookback_first && (p.reload || p.stage_all);
         // NVIDIA's vendor id: its GPUs start workgroups in index order.
         let tickets = p.tickets.unwrap_or(info.vendor_id != 0x10de);
         let pipeline = ctx.pipeline(PipelineKey {
@@ -686,7 +674,6 @@ impl BinningPass {
                 sequential as u32,
                 if sequential { value_chunk } else { 0 },
                 tickets as u32,
-                lookback_first as u32,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -712,7 +699,6 @@ impl BinningPass {
             tickets,
             stage_all: p.stage_all,
             lookback_window: p.lookback_window,
-            lookback_first,
             reload: p.reload,
             sequential,
             value_chunk,
@@ -732,7 +718,6 @@ impl BinningPass {
         let clocks = if self.phase_clocks { ", clocks" } else { "" };
         let planes = if self.stage_all { ", planes" } else { "" };
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
-        let window = if self.lookback_first { format!("{window}, look-back before staging") } else { window };
         let reload = if self.reload { "" } else { ", kept" };
         let fold = match (self.fold, self.totals) {
             (true, true) => ", offsets by tile 0 from the tiles' totals",
