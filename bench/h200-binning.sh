@@ -1029,6 +1029,17 @@ fitting_pair_policies() {
   echo "fit: ${fit:-none}" >> "$OUT/$1"
   echo "$fit"
 }
+# pair_policy_race NAME POLICIES: the u32 pair pass's middle-pass registers under each of
+# POLICIES (comma-separated), then u32 pairs at 2^26, two rounds, under the default and
+# those of POLICIES that fit 64 registers (two workgroups of 512 an SM).
+pair_policy_race() {
+  local name=$1 fit r
+  stats_of $B '^sort_onesweep_k32_v1 \(sort u32 values 4B middle' $name-regs.md $2
+  fit=$(fitting_pair_policies $name-regs.md)
+  for r in 1 2; do
+    timeout 150 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto${fit:+,$fit} --trials 10 --json "$OUT/$name-26-$r.json" >> "$OUT/$name-26.md" 2>&1
+  done
+}
 # Session 35 (a build with session35/4-stashlb35/stash35.patch; reverted, it lost): the value
 # stash (each lane's last N values read with the keys at the tile's start into shared
 # memory, `xstashN`), with the first group's size (`xvcN`): registers,
@@ -1060,24 +1071,10 @@ fi
 # Session 35 (stash35.patch): the stash read at the tile's start (`xstashN`) or after the
 # keys are staged, before the look-back (`xstashlbN`), its values staged one at a time:
 # registers of each policy, and u32 pairs at 2^26 under those of at most 64 beside the default.
-if want stashlb35; then
-  P=${STASH_POLICIES:-auto,autoxautoxstash6,autoxautoxvc10xstash6,autoxautoxstash4,autoxautoxstashlb6,autoxautoxvc10xstashlb6,autoxautoxstashlb4}
-  stats_of $B '^sort_onesweep_k32_v1 \(sort u32 values 4B middle' stashlb35-regs.md $P
-  FIT=$(fitting_pair_policies stashlb35-regs.md)
-  for r in 1 2; do
-    timeout 150 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,$FIT --trials 10 --json "$OUT/stashlb35-26-$r.json" >> "$OUT/stashlb35-26.md" 2>&1
-  done
-fi
+want stashlb35 && pair_policy_race stashlb35 ${STASH_POLICIES:-auto,autoxautoxstash6,autoxautoxvc10xstash6,autoxautoxstash4,autoxautoxstashlb6,autoxautoxvc10xstashlb6,autoxautoxstashlb4}
 # Session 35: the values' group size again with today's pair pass (session 20 tuned 8 on
 # older code): registers of each, and u32 pairs at 2^26 under those of at most 64.
-if want vc35; then
-  P=auto,autoxautoxvc6,autoxautoxvc7,autoxautoxvc9,autoxautoxvc10,autoxautoxvc11,autoxautoxvc12,autoxautoxvc16
-  stats_of $B '^sort_onesweep_k32_v1 \(sort u32 values 4B middle' vc35-regs.md $P
-  FIT=$(fitting_pair_policies vc35-regs.md)
-  for r in 1 2; do
-    timeout 150 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,$FIT --trials 10 --json "$OUT/vc35-26-$r.json" >> "$OUT/vc35-26.md" 2>&1
-  done
-fi
+want vc35 && pair_policy_race vc35 auto,autoxautoxvc6,autoxautoxvc7,autoxautoxvc9,autoxautoxvc10,autoxautoxvc11,autoxautoxvc12,autoxautoxvc16
 # Queued by session 35 (no device time left): the look-back before the staging (`xlbfirst`,
 # in target/release/vkprims-lbf, built with session35/queued/lbfirst.patch, whose tests
 # passed on lavapipe at widths 4, 8 and 16). Session 35's stash before the look-back lost
