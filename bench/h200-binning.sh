@@ -1096,6 +1096,13 @@ if want lbfirst36; then
   done
   timeout 200 $XB bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,autoxautoxlbfirst --trials 10 --profile --json "$OUT/lbfirst36-28.json" >> "$OUT/lbfirst36-28.md" 2>&1
 fi
+# Queued by session 35: where today's pair pass spends a tile, beside keys alone (phase
+# clocks, whose own registers slow the passes, so the phases' shares count, not the times),
+# with `xlbfirst` in the patched build when it is there.
+if want clocks36; then
+  timeout 120 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy autoxautoxclocks --trials 10 --json "$OUT/clocks36.json" >> "$OUT/clocks36.md" 2>&1
+  [ -x ./target/release/vkprims-lbf ] && timeout 120 ./target/release/vkprims-lbf bench sort --n 2^26 --key u32 --values 0,4 --binning-policy autoxautoxclocksxlbfirst --trials 10 --json "$OUT/clocks36-lbf.json" >> "$OUT/clocks36.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
