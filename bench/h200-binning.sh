@@ -1076,7 +1076,7 @@ want stashlb35 && pair_policy_race stashlb35 ${STASH_POLICIES:-auto,autoxautoxst
 # older code): registers of each, and u32 pairs at 2^26 under those of at most 64.
 want vc35 && pair_policy_race vc35 auto,autoxautoxvc6,autoxautoxvc7,autoxautoxvc9,autoxautoxvc10,autoxautoxvc11,autoxautoxvc12,autoxautoxvc16
 # Queued by session 35 (no device time left): the look-back before the staging (`xlbfirst`,
-# in target/release/vkprims-lbf, built with session35/queued/lbfirst.patch, whose tests
+# in target/release/vkprims-lbf, built with session36/1-lbfirst36/lbfirst.patch, whose tests
 # passed on lavapipe at widths 4, 8 and 16). Session 35's stash before the look-back lost
 # 2-5%, so the time to a tile's inclusive prefixes may count. Registers of both builds (the
 # patch's spec constant must leave the default's code as it was: session 25 saw dead
@@ -1104,6 +1104,24 @@ if want clocks36; then
   # At 2^28 the look-back's walks (rounds, tiles taken) are those of the targets' size.
   timeout 150 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy autoxautoxclocks --trials 5 --json "$OUT/clocks36-28.json" >> "$OUT/clocks36.md" 2>&1
   [ -x ./target/release/vkprims-lbf ] && timeout 120 ./target/release/vkprims-lbf bench sort --n 2^26 --key u32 --values 0,4 --binning-policy autoxautoxclocksxlbfirst --trials 10 --json "$OUT/clocks36-lbf.json" >> "$OUT/clocks36.md" 2>&1
+fi
+# Session 36: the look-back's prefixes inclusive of the bucket starts (tile 0 posts them), so
+# no tile reads the bucket offsets after its walks, right before the barrier everyone waits
+# at (session 28's SASS: that load issued after the walk). `vkprims-base` is the build before
+# (session 35's kernels). Registers of both, selftest (width 32) of the new, then base and new
+# alternated: u32 keys, pairs and u64 keys at 2^26, u32 keys and pairs at 2^28, the 256-way
+# multisplit of pairs at 2^28.
+if want bases36; then
+  XB=./target/release/vkprims-base
+  RE='^(sort_onesweep_k(32|64)_v[01] \(sort (u32|u64) values [04]B|multisplit_k32_v1)'
+  stats_of $XB "$RE" bases36-regs-base.md
+  stats_of $B "$RE" bases36-regs-new.md
+  timeout 120 $B selftest > "$OUT/bases36-selftest.md" 2>&1
+  for args in "u32 --values 0" "u32 --values 4" "u64 --values 0"; do
+    ab bases36-26-${args%% *}-${args##* } 2 base $XB new $B sort --n 2^26 --key $args --trials 10
+  done
+  for v in 0 4; do ab bases36-28-u32-$v 1 base $XB new $B sort --n 2^28 --key u32 --values $v --trials 10; done
+  ab bases36-ms28 1 base $XB new $B multisplit --n 2^28 --key u32 --buckets 256 --values 4 --ranking stable --trials 10
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
