@@ -1123,6 +1123,20 @@ if want bases36; then
   for v in 0 4; do ab bases36-28-u32-$v 1 base $XB new $B sort --n 2^28 --key u32 --values $v --trials 10; done
   ab bases36-ms28 1 base $XB new $B multisplit --n 2^28 --key u32 --buckets 256 --values 4 --ranking stable --trials 10
 fi
+# Session 36, after `bases36` (the u32 keys' middle pass rose from 62 to 83 registers):
+# `vkprims-a` has tile 0 write its destinations where it posts (post_counts), so the
+# look-back reads no offsets at all; `vkprims-b` is a with forced fallbacks not forcing tile 0
+# without FOLD (as before). Registers of the three, `selftest` of a, then the base (this
+# binary), a and b alternated: u32 keys at 2^26 (two rounds) and 2^28, pairs at 2^26.
+if want bases36b; then
+  RE='^(sort_onesweep_k(32|64)_v[01] \(sort (u32|u64) values [04]B|multisplit_k32_v1)'
+  for x in base=$B a=./target/release/vkprims-a b=./target/release/vkprims-b; do stats_of ${x#*=} "$RE" bases36b-regs-${x%%=*}.md; done
+  timeout 120 ./target/release/vkprims-a selftest > "$OUT/bases36b-selftest-a.md" 2>&1
+  BUILDS="base=$B a=./target/release/vkprims-a b=./target/release/vkprims-b"
+  alt bases36b-26-u32-0 2 "$BUILDS" sort --n 2^26 --key u32 --values 0 --trials 10
+  alt bases36b-26-u32-4 1 "$BUILDS" sort --n 2^26 --key u32 --values 4 --trials 10
+  alt bases36b-28-u32-0 1 "$BUILDS" sort --n 2^28 --key u32 --values 0 --trials 10
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

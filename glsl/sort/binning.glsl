@@ -240,13 +240,10 @@ uint key_index(uint tile, uint j) {
     return tile * tile_size() + gl_SubgroupID * gl_SubgroupSize * ITEMS + j * gl_SubgroupSize + gl_SubgroupInvocationID;
 }
 
-// Debug: tiles whose successors take the fallback (tile 0 too, whose recomputation differs).
+// Debug: tiles whose successors take the fallback (tile 0 too, whose recomputation differs:
+// its prefixes include the bucket starts).
 bool forced(uint tile) {
-#ifdef FOLD
     return FORCE_FALLBACK_PERIOD >= 2u && (tile % FORCE_FALLBACK_PERIOD == FORCE_FALLBACK_PERIOD - 1u || tile == 0u);
-#else
-    return FORCE_FALLBACK_PERIOD >= 2u && tile % FORCE_FALLBACK_PERIOD == FORCE_FALLBACK_PERIOD - 1u;
-#endif
 }
 
 void post(uint tile, uint d, uint st, uint count) {
@@ -391,8 +388,9 @@ void add_totals(uint hist[BPT]) {
 }
 #endif
 
-// Publish the tile's histogram at once: tile 0 is complete (FOLD: its prefixes inclusive of
-// the bucket offsets, first_tile_bases: s_glob + s_start); a forced tile posts nothing yet.
+// Publish the tile's histogram at once: tile 0 is complete, its prefixes inclusive of the
+// bucket offsets (FOLD: from first_tile_bases, s_glob + s_start); a forced tile posts nothing
+// yet.
 void post_counts(uint tile, uint hist[BPT]) {
     [[unroll]] for (uint k = 0u; k < BPT; ++k) {
         uint d = gl_LocalInvocationIndex + k * gl_WorkGroupSize.x;
@@ -400,7 +398,13 @@ void post_counts(uint tile, uint hist[BPT]) {
 #ifdef FOLD
             if (tile == 0u) post(0u, d, INCLUSIVE, s_glob[d] + s_start[d] + hist[k]);
 #else
-            if (tile == 0u) post(0u, d, INCLUSIVE, hist[k]);
+            if (tile == 0u) {
+                // Tile 0's destinations too (s_glob, as the look-back leaves them for later
+                // tiles: it writes none for tile 0).
+                uint base = bucket_base(d);
+                post(0u, d, INCLUSIVE, base + hist[k]);
+                s_glob[d] = base - s_start[d];
+            }
 #endif
             else if (!forced(tile)) post(tile, d, AGGREGATE, hist[k]);
         }

@@ -10,6 +10,10 @@
 // which needs the whole workgroup), and the walks go on. Leaves in s_glob[d] the global index
 // of this tile's first element of bucket d minus its tile position, and ends with a
 // workgroup barrier (one, without fallbacks).
+// Inclusive prefixes count from the pass's start, not the bucket's: tile 0 posts each
+// bucket's start plus its count (post_counts; FOLD: first_tile_bases), so a walk's sum is the
+// destination itself and no tile reads the bucket offsets after its walks (that read's
+// latency, just before the barrier every invocation waits at, was on each tile's path).
 // Earlier tiles read per look-back round (independent loads, one latency): a tile late in a
 // wave of concurrent tiles walks back to the last wave's inclusive prefixes.
 layout(constant_id = 12) const uint LB_WINDOW = 8;
@@ -138,7 +142,7 @@ void look_back(uint tile, uint hist[BPT], uint pre[LB_WINDOW]) {
 #ifdef FOLD
             if (d < 256u && (done & ~at_zero & (1u << k)) != 0u && tile != 0u) s_glob[d] = sum[k] - s_start[d];
 #else
-            if (d < 256u && (done & (1u << k)) != 0u) s_glob[d] = sum[k] + bucket_base(d) - s_start[d];
+            if (d < 256u && (done & (1u << k)) != 0u && tile != 0u) s_glob[d] = sum[k] - s_start[d];
 #endif
         }
         phase_end(4u);  // the walks of invocation 0; the barrier's wait is the next phase
@@ -158,10 +162,17 @@ void look_back(uint tile, uint hist[BPT], uint pre[LB_WINDOW]) {
 #ifdef FOLD
             if (t != 0u) post(t, d, AGGREGATE, s_fb[d]);
 #else
-            post(t, d, AGGREGATE, s_fb[d]);
+            // Tile 0's word is only ever inclusive of the bucket's start (post_counts), so no
+            // walk passes it; recomputed, it is that again.
+            uint fb = t == 0u ? bucket_base(d) + s_fb[d] : s_fb[d];
+            post(t, d, t == 0u ? INCLUSIVE : AGGREGATE, fb);
 #endif
             if ((done & (1u << k)) == 0u && look[k] == t) {
+#ifdef FOLD
                 sum[k] += s_fb[d];
+#else
+                sum[k] += fb;
+#endif
                 if (t == 0u) {
                     done |= 1u << k;
 #ifdef FOLD
