@@ -1137,6 +1137,28 @@ if want bases36b; then
   alt bases36b-26-u32-4 1 "$BUILDS" sort --n 2^26 --key u32 --values 4 --trials 10
   alt bases36b-28-u32-0 1 "$BUILDS" sort --n 2^28 --key u32 --values 0 --trials 10
 fi
+# Session 37: the shared match's paired steps (two elements a step, so the ranking's chain of
+# shared round trips is half as long; counter rows two subgroups a word so the doubled mask
+# rows fit). `vkprims-base` is the build before. Registers of both, selftest (width 32) of the
+# new, phase clocks of both at 2^26, then base and new alternated: u32 keys and pairs at 2^26,
+# u32 pairs and keys at 2^28, the 256-way multisplit of pairs at 2^28, u64 keys at 2^26.
+if want pairs37; then
+  XB=./target/release/vkprims-base
+  RE='^(sort_onesweep_k(32|64)_v[01] \(sort (u32|u64) values [04]B|multisplit_k32_v1)'
+  stats_of $XB "$RE" pairs37-regs-base.md
+  stats_of $B "$RE" pairs37-regs-new.md
+  timeout 120 $B selftest > "$OUT/pairs37-selftest-new.md" 2>&1
+  for x in base=$XB new=$B; do
+    timeout 100 ${x#*=} bench sort --n 2^26 --key u32 --values 0,4 --binning-policy autoxautoxclocks --trials 5 --json "$OUT/pairs37-clocks-${x%%=*}.json" >> "$OUT/pairs37-clocks.md" 2>&1
+  done
+  BUILDS="base=$XB new=$B"
+  alt pairs37-26-u32-0 2 "$BUILDS" sort --n 2^26 --key u32 --values 0 --trials 10
+  alt pairs37-26-u32-4 2 "$BUILDS" sort --n 2^26 --key u32 --values 4 --trials 10
+  alt pairs37-28-u32-4 1 "$BUILDS" sort --n 2^28 --key u32 --values 4 --trials 10
+  alt pairs37-28-u32-0 1 "$BUILDS" sort --n 2^28 --key u32 --values 0 --trials 10
+  alt pairs37-28-ms-4 1 "$BUILDS" multisplit --n 2^28 --key u32 --buckets 256 --values 4 --ranking stable --trials 10
+  alt pairs37-26-u64-0 1 "$BUILDS" sort --n 2^26 --key u64 --values 0 --trials 10
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
