@@ -1159,6 +1159,24 @@ if want pairs37; then
   alt pairs37-28-ms-4 1 "$BUILDS" multisplit --n 2^28 --key u32 --buckets 256 --values 4 --ranking stable --trials 10
   alt pairs37-26-u64-0 1 "$BUILDS" sort --n 2^26 --key u64 --values 0 --trials 10
 fi
+# Session 37, run 2: the paired steps without the packed counters (each subgroup its own
+# counter row, as before), at tiles where the doubled mask rows fit (256x16, 384x16), against
+# the base at the same tiles: is the ranking's loss the pairing or the packing?
+if want pairs37b; then
+  XB=./target/release/vkprims-base
+  RE='^(sort_onesweep_k32_v[01] \(sort u32 values [04]B middle)'
+  for t in 256x16 384x16; do
+    stats_of $XB "$RE" pairs37b-regs-base-$t.md $t
+    stats_of $B "$RE" pairs37b-regs-new-$t.md $t
+  done
+  timeout 100 $B bench sort --n 100003,2^22 --key u32 --values 0,4 --binning-policy 256x16,384x16 --trials 2 > "$OUT/pairs37b-check.md" 2>&1
+  for x in base=$XB new=$B; do
+    timeout 100 ${x#*=} bench sort --n 2^26 --key u32 --values 0,4 --binning-policy 256x16xclocks,384x16xclocks --trials 5 --json "$OUT/pairs37b-clocks-${x%%=*}.json" >> "$OUT/pairs37b-clocks.md" 2>&1
+  done
+  BUILDS="base=$XB new=$B"
+  alt pairs37b-26-u32-0 2 "$BUILDS" sort --n 2^26 --key u32 --values 0 --binning-policy 256x16,384x16 --trials 10
+  alt pairs37b-26-u32-4 2 "$BUILDS" sort --n 2^26 --key u32 --values 4 --binning-policy 256x16,384x16 --trials 10
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
