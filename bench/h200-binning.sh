@@ -1177,6 +1177,17 @@ if want pairs37b; then
   alt pairs37b-26-u32-0 2 "$BUILDS" sort --n 2^26 --key u32 --values 0 --binning-policy 256x16,384x16 --trials 10
   alt pairs37b-26-u32-4 2 "$BUILDS" sort --n 2^26 --key u32 --values 4 --binning-policy 256x16,384x16 --trials 10
 fi
+# Session 37, run 3: u32 keys' tiles again (384x16 ran the default's time at 54 registers in
+# pairs37b: three workgroups an SM): registers of each pass, then the default and tiles of
+# 384 and 448 alternated at 2^26, and the two best guesses at 2^28.
+if want keys37; then
+  for t in 384x15 384x16 384x17 384x18 448x14 448x15; do stats_of $B '^sort_onesweep_k32_v0' keys37-regs-$t.md $t; done
+  TILES=auto,384x15,384x16,384x17,384x18,448x14,448x15
+  for r in 1 2; do
+    timeout 100 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy $TILES --trials 10 --json "$OUT/keys37-26-$r.json" >> "$OUT/keys37-26.md" 2>&1
+  done
+  timeout 120 $B bench sort --n 2^28 --key u32 --values 0 --binning-policy auto,384x16,384x17,auto --trials 10 --json "$OUT/keys37-28.json" >> "$OUT/keys37-28.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
