@@ -35,6 +35,15 @@ ab() { local name=$1 rounds=$2 builds="$3=$4 $5=$6"; shift 6; alt "$name" "$roun
 # The u32 pair passes' pipeline statistics (sort and multisplit: registers, shared memory) of
 # binary BIN under binning policies P (comma-separated; empty: the default), into $OUT/FILE.
 pair_regs() { stats_of $1 '^(sort_onesweep_k32_v1 \(sort u32 values 4B|multisplit_k32_v1)' $3 $2; }
+# A patched build against the build before: base_new_regs NAME SELFTEST writes the digit
+# passes' registers of `vkprims-base` and `vkprims` into NAME-regs-base.md and
+# NAME-regs-new.md, and the new build's selftest (width 32) into SELFTEST.
+RE_PASSES='^(sort_onesweep_k(32|64)_v[01] \(sort (u32|u64) values [04]B|multisplit_k32_v1)'
+base_new_regs() {
+  stats_of ./target/release/vkprims-base "$RE_PASSES" $1-regs-base.md
+  stats_of $B "$RE_PASSES" $1-regs-new.md
+  timeout 120 $B selftest > "$OUT/$2" 2>&1
+}
 if want anchors; then
   { [ -x /tmp/cub_anchor ] || nvcc -O3 -arch=sm_90 -o /tmp/cub_anchor .gl/cub_anchor.cu; } && timeout 120 /tmp/cub_anchor > "$OUT/cub.txt" 2>&1
   timeout 60 python3 .gl/randperm_anchor.py > "$OUT/randperm.txt" 2>&1
@@ -1113,10 +1122,7 @@ fi
 # multisplit of pairs at 2^28.
 if want bases36; then
   XB=./target/release/vkprims-base
-  RE='^(sort_onesweep_k(32|64)_v[01] \(sort (u32|u64) values [04]B|multisplit_k32_v1)'
-  stats_of $XB "$RE" bases36-regs-base.md
-  stats_of $B "$RE" bases36-regs-new.md
-  timeout 120 $B selftest > "$OUT/bases36-selftest.md" 2>&1
+  base_new_regs bases36 bases36-selftest.md
   for args in "u32 --values 0" "u32 --values 4" "u64 --values 0"; do
     ab bases36-26-${args%% *}-${args##* } 2 base $XB new $B sort --n 2^26 --key $args --trials 10
   done
@@ -1144,10 +1150,7 @@ fi
 # u32 pairs and keys at 2^28, the 256-way multisplit of pairs at 2^28, u64 keys at 2^26.
 if want pairs37; then
   XB=./target/release/vkprims-base
-  RE='^(sort_onesweep_k(32|64)_v[01] \(sort (u32|u64) values [04]B|multisplit_k32_v1)'
-  stats_of $XB "$RE" pairs37-regs-base.md
-  stats_of $B "$RE" pairs37-regs-new.md
-  timeout 120 $B selftest > "$OUT/pairs37-selftest-new.md" 2>&1
+  base_new_regs pairs37 pairs37-selftest-new.md
   for x in base=$XB new=$B; do
     timeout 100 ${x#*=} bench sort --n 2^26 --key u32 --values 0,4 --binning-policy autoxautoxclocks --trials 5 --json "$OUT/pairs37-clocks-${x%%=*}.json" >> "$OUT/pairs37-clocks.md" 2>&1
   done
