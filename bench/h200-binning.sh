@@ -44,6 +44,14 @@ base_new_regs() {
   stats_of $B "$RE_PASSES" $1-regs-new.md
   timeout 120 $B selftest > "$OUT/$2" 2>&1
 }
+# base_new_clocks NAME POLICIES: phase clocks of u32 keys and pairs at 2^26 under POLICIES,
+# `vkprims-base` then `vkprims`, into NAME-clocks.md (and a JSON file each).
+base_new_clocks() {
+  local x
+  for x in base=./target/release/vkprims-base new=$B; do
+    timeout 100 ${x#*=} bench sort --n 2^26 --key u32 --values 0,4 --binning-policy $2 --trials 5 --json "$OUT/$1-clocks-${x%%=*}.json" >> "$OUT/$1-clocks.md" 2>&1
+  done
+}
 if want anchors; then
   { [ -x /tmp/cub_anchor ] || nvcc -O3 -arch=sm_90 -o /tmp/cub_anchor .gl/cub_anchor.cu; } && timeout 120 /tmp/cub_anchor > "$OUT/cub.txt" 2>&1
   timeout 60 python3 .gl/randperm_anchor.py > "$OUT/randperm.txt" 2>&1
@@ -1151,9 +1159,7 @@ fi
 if want pairs37; then
   XB=./target/release/vkprims-base
   base_new_regs pairs37 pairs37-selftest-new.md
-  for x in base=$XB new=$B; do
-    timeout 100 ${x#*=} bench sort --n 2^26 --key u32 --values 0,4 --binning-policy autoxautoxclocks --trials 5 --json "$OUT/pairs37-clocks-${x%%=*}.json" >> "$OUT/pairs37-clocks.md" 2>&1
-  done
+  base_new_clocks pairs37 autoxautoxclocks
   BUILDS="base=$XB new=$B"
   alt pairs37-26-u32-0 2 "$BUILDS" sort --n 2^26 --key u32 --values 0 --trials 10
   alt pairs37-26-u32-4 2 "$BUILDS" sort --n 2^26 --key u32 --values 4 --trials 10
@@ -1173,9 +1179,7 @@ if want pairs37b; then
     stats_of $B "$RE" pairs37b-regs-new-$t.md $t
   done
   timeout 100 $B bench sort --n 100003,2^22 --key u32 --values 0,4 --binning-policy 256x16,384x16 --trials 2 > "$OUT/pairs37b-check.md" 2>&1
-  for x in base=$XB new=$B; do
-    timeout 100 ${x#*=} bench sort --n 2^26 --key u32 --values 0,4 --binning-policy 256x16xclocks,384x16xclocks --trials 5 --json "$OUT/pairs37b-clocks-${x%%=*}.json" >> "$OUT/pairs37b-clocks.md" 2>&1
-  done
+  base_new_clocks pairs37b 256x16xclocks,384x16xclocks
   BUILDS="base=$XB new=$B"
   alt pairs37b-26-u32-0 2 "$BUILDS" sort --n 2^26 --key u32 --values 0 --binning-policy 256x16,384x16 --trials 10
   alt pairs37b-26-u32-4 2 "$BUILDS" sort --n 2^26 --key u32 --values 4 --binning-policy 256x16,384x16 --trials 10
