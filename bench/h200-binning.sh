@@ -1195,6 +1195,20 @@ if want keys37; then
   done
   timeout 120 $B bench sort --n 2^28 --key u32 --values 0 --binning-policy auto,384x16,384x17,auto --trials 10 --json "$OUT/keys37-28.json" >> "$OUT/keys37-28.md" 2>&1
 fi
+# Session 37, run 4 (the last 240 s of device time): 4-byte pairs' planes in halves (the
+# tile's first half of positions staged before the look-back, key and value side by side;
+# the second half after the first is scattered), against the build before: the pair pass's
+# registers, then u32 pairs at 2^26 and 2^28 alternated, CUB last.
+if want halves37; then
+  XB=./target/release/vkprims-base
+  pair_regs $XB "" halves37-regs-base.md
+  pair_regs $B "" halves37-regs-new.md
+  BUILDS="base=$XB new=$B"
+  alt halves37-26-u32-4 1 "$BUILDS" sort --n 2^26 --key u32 --values 4 --trials 5
+  alt halves37-28-u32-4 1 "$BUILDS" sort --n 2^28 --key u32 --values 4 --trials 5
+  alt halves37-28-ms-4 1 "$BUILDS" multisplit --n 2^28 --key u32 --buckets 256 --values 4 --ranking stable --trials 5
+  { [ -x /tmp/cub_anchor ] || nvcc -O3 -arch=sm_90 -o /tmp/cub_anchor .gl/cub_anchor.cu; } && timeout 60 /tmp/cub_anchor > "$OUT/cub.txt" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
