@@ -1209,6 +1209,19 @@ if want halves37; then
   alt halves37-28-ms-4 1 "$BUILDS" multisplit --n 2^28 --key u32 --buckets 256 --values 4 --ranking stable --trials 5
   { [ -x /tmp/cub_anchor ] || nvcc -O3 -arch=sm_90 -o /tmp/cub_anchor .gl/cub_anchor.cu; } && timeout 60 /tmp/cub_anchor > "$OUT/cub.txt" 2>&1
 fi
+# Queued by session 37 (no device time left): late counts (`xlate`, the ranking before the
+# counting, last timed in session 9 with other tiles) against the default, one build. Session
+# 37 found the ranking paced by its shared-memory operations; late counts drop the counting's
+# shared atomic an element for a shared read an element when forming positions. Registers
+# of both, phase clocks at 2^26, then alternated: u32 keys and pairs at 2^26 and 2^28.
+if want late38; then
+  for pol in auto autoxautoxlate; do pair_regs $B $pol late38-regs-pairs-$pol.md; stats_of $B '^sort_onesweep_k32_v0 \(sort u32' late38-regs-keys-$pol.md $pol; done
+  timeout 100 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy autoxautoxclocks,autoxautoxclocksxlate --trials 5 --json "$OUT/late38-clocks.json" > "$OUT/late38-clocks.md" 2>&1
+  for r in 1 2; do
+    timeout 100 $B bench sort --n 2^26 --key u32 --values 0,4 --binning-policy auto,autoxautoxlate --trials 10 --json "$OUT/late38-26-$r.json" >> "$OUT/late38-26.md" 2>&1
+  done
+  timeout 150 $B bench sort --n 2^28 --key u32 --values 0,4 --binning-policy auto,autoxautoxlate --trials 10 --json "$OUT/late38-28.json" >> "$OUT/late38-28.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
