@@ -52,8 +52,10 @@ base_new_clocks() {
     timeout 100 ${x#*=} bench sort --n 2^26 --key u32 --values 0,4 --binning-policy $2 --trials 5 --json "$OUT/$1-clocks-${x%%=*}.json" >> "$OUT/$1-clocks.md" 2>&1
   done
 }
+# The CUB anchor, built once a machine (/tmp/cub_anchor).
+cub_build() { [ -x /tmp/cub_anchor ] || nvcc -O3 -arch=sm_90 -o /tmp/cub_anchor .gl/cub_anchor.cu; }
 if want anchors; then
-  { [ -x /tmp/cub_anchor ] || nvcc -O3 -arch=sm_90 -o /tmp/cub_anchor .gl/cub_anchor.cu; } && timeout 120 /tmp/cub_anchor > "$OUT/cub.txt" 2>&1
+  cub_build && timeout 120 /tmp/cub_anchor > "$OUT/cub.txt" 2>&1
   timeout 60 python3 .gl/randperm_anchor.py > "$OUT/randperm.txt" 2>&1
 fi
 step selftest 120 $B selftest
@@ -415,7 +417,7 @@ if want sass20; then
   done
 fi
 if want cub-sass20; then
-  { [ -x /tmp/cub_anchor ] || nvcc -O3 -arch=sm_90 -o /tmp/cub_anchor .gl/cub_anchor.cu; } && cuobjdump -sass /tmp/cub_anchor > /tmp/cub.sass 2>&1
+  cub_build && cuobjdump -sass /tmp/cub_anchor > /tmp/cub.sass 2>&1
   python3 - "$OUT" <<'PY'
 import sys, re
 out = sys.argv[1]
@@ -1207,7 +1209,7 @@ if want halves37; then
   alt halves37-26-u32-4 1 "$BUILDS" sort --n 2^26 --key u32 --values 4 --trials 5
   alt halves37-28-u32-4 1 "$BUILDS" sort --n 2^28 --key u32 --values 4 --trials 5
   alt halves37-28-ms-4 1 "$BUILDS" multisplit --n 2^28 --key u32 --buckets 256 --values 4 --ranking stable --trials 5
-  { [ -x /tmp/cub_anchor ] || nvcc -O3 -arch=sm_90 -o /tmp/cub_anchor .gl/cub_anchor.cu; } && timeout 60 /tmp/cub_anchor > "$OUT/cub.txt" 2>&1
+  cub_build && timeout 60 /tmp/cub_anchor > "$OUT/cub.txt" 2>&1
 fi
 # Queued by session 37 (no device time left): late counts (`xlate`, the ranking before the
 # counting, last timed in session 9 with other tiles) against the default, one build. Session
