@@ -1224,6 +1224,21 @@ if want late38; then
   done
   timeout 150 $B bench sort --n 2^28 --key u32 --values 0,4 --binning-policy auto,autoxautoxlate --trials 10 --json "$OUT/late38-28.json" >> "$OUT/late38-28.md" 2>&1
 fi
+# Session 38, run 2: late counts won for u32 keys alone (5.3975 against 5.4438 ms at 2^28)
+# and lost for pairs (late38). Where else do they win: u32 keys at 2^20 and 2^24, with
+# 384x16 tiles (the class-step pass fell to 53 registers), u64 keys at 2^27, the stable
+# 256- and 16-way multisplit of keys at 2^28 and the reproducible permutation at 2^28.
+if want late38b; then
+  for pol in 384x16 384x16xlate; do stats_of $B '^sort_onesweep_k32_v0 \(sort u32' late38b-regs-keys-$pol.md $pol; done
+  stats_of $B '^sort_onesweep_k64_v0 \(sort u64' late38b-regs-u64-auto.md auto
+  stats_of $B '^sort_onesweep_k64_v0 \(sort u64' late38b-regs-u64-late.md autoxautoxlate
+  L=auto,autoxautoxlate
+  timeout 100 $B bench sort --n 2^20,2^24 --key u32 --values 0 --binning-policy $L,$L --trials 20 --json "$OUT/late38b-small.json" > "$OUT/late38b-small.md" 2>&1
+  timeout 150 $B bench sort --n 2^28 --key u32 --values 0 --binning-policy $L,384x16xlate,$L --trials 10 --json "$OUT/late38b-28.json" > "$OUT/late38b-28.md" 2>&1
+  timeout 150 $B bench sort --n 2^27 --key u64 --values 0 --binning-policy $L,$L --trials 10 --json "$OUT/late38b-u64.json" > "$OUT/late38b-u64.md" 2>&1
+  timeout 150 $B bench multisplit --n 2^28 --key u32 --buckets 16,256 --values 0 --ranking stable --binning-policy $L,$L --trials 10 --json "$OUT/late38b-ms.json" > "$OUT/late38b-ms.md" 2>&1
+  timeout 150 $B bench perm --n 2^28 --values 4 --ranking stable --binning-policy $L,$L --trials 10 --json "$OUT/late38b-perm.json" > "$OUT/late38b-perm.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
