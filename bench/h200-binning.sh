@@ -1239,6 +1239,16 @@ if want late38b; then
   timeout 150 $B bench multisplit --n 2^28 --key u32 --buckets 16,256 --values 0 --ranking stable --binning-policy $L,$L --trials 10 --json "$OUT/late38b-ms.json" > "$OUT/late38b-ms.md" 2>&1
   timeout 150 $B bench perm --n 2^28 --values 4 --ranking stable --binning-policy $L,$L --trials 10 --json "$OUT/late38b-perm.json" > "$OUT/late38b-perm.md" 2>&1
 fi
+# Session 38, run 3: the new default (late counts only in class-step passes) against early
+# (`xearly`, the old default) and late everywhere (`xlate`), u32 keys from 2^20 to 2^28, and
+# selftest at width 32.
+if want late38c; then
+  timeout 150 $B selftest > "$OUT/late38c-selftest.txt" 2>&1
+  stats_of $B '^sort_onesweep_k32_v0 \(sort u32' late38c-regs-keys.md auto
+  L=auto,autoxautoxearly,autoxautoxlate
+  timeout 120 $B bench sort --n 2^20,2^24,2^26 --key u32 --values 0 --binning-policy $L,$L --trials 20 --json "$OUT/late38c-small.json" > "$OUT/late38c-small.md" 2>&1
+  timeout 150 $B bench sort --n 2^28 --key u32 --values 0 --binning-policy $L,$L --trials 10 --json "$OUT/late38c-28.json" > "$OUT/late38c-28.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

@@ -162,12 +162,22 @@ pub struct BinningPolicy {
     /// kept more registers than ever (bench/results/h200/binning/session6).
     #[serde(default = "default_reload")]
     pub reload: bool,
-    /// Stable ranking ranks first and counts after (`xlate`), rather than counting each
-    /// subgroup's buckets with shared atomics first (CUB's early counts, the default), which
-    /// posts the tile's histogram before the ranking and lets the ranking yield tile
-    /// positions directly.
+    /// Stable ranking ranks first and counts after (late counts), rather than counting each
+    /// subgroup's buckets with shared atomics first (CUB's early counts), which posts the
+    /// tile's histogram before the ranking and lets the ranking yield tile positions
+    /// directly. `None` (the default): late counts only in passes that rank in class steps
+    /// ([`BinningPolicy::class_steps`]), whose runs of one class then take one shared atomic
+    /// an element, not two (the count's and the rank's; the position is a shared read);
+    /// `xlate` everywhere, `xearly` nowhere. H200 (bench/results/h200/binning/session38): u32
+    /// keys at 2^28 5.3935-5.3975 ms late against 5.4419-5.4438 early (its first two digit
+    /// passes take class steps; their pipeline 53 registers against 61), at 2^24 0.3910
+    /// against 0.3908; late everywhere lost elsewhere: u32 keys at 2^20 (no class steps)
+    /// 0.0497 against 0.0486, u32 pairs at 2^28 7.8106 against 7.7757, the stable 16-way
+    /// multisplit of 2^28 keys 1.5488 against 1.5383-1.5418 (256-way: a tie), the
+    /// reproducible permutation of 2^28 7.16-7.17 against 7.1465; u64 keys at 2^27 7.767
+    /// against 7.776.
     #[serde(default)]
-    pub late_counts: bool,
+    pub late_counts: Option<bool>,
     /// 4-byte keys with 4-byte values, with [`BinningPolicy::reload`] and without
     /// [`BinningPolicy::stage_all`]: the key plane is staged and scattered, then the values are
     /// read, staged in the same shared words and scattered (CUB's order), so a tile needs one
@@ -337,7 +347,7 @@ impl Default for BinningPolicy {
             phase_clocks: false,
             stage_all: false,
             reload: true,
-            late_counts: false,
+            late_counts: None,
             sequential_planes: true,
             atomic_first_keys: true,
             second_pass_tiles: default_second_pass_tiles(),
@@ -388,11 +398,11 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
-    /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `late`:
+    /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `late`, `early`:
     /// [`BinningPolicy::late_counts`]; `noseq`: [`BinningPolicy::sequential_planes`] off;
     /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `crN`:
     /// [`BinningPolicy::second_pass_tiles`]; `nocs`: [`BinningPolicy::class_steps`] off; `csN`: [`BinningPolicy::class_step_runs`]; `vcN`: [`BinningPolicy::value_chunk`]; `lbN`: the look-back window; `hgN`: the upfront
@@ -400,7 +410,7 @@ impl BinningPolicy {
     /// `clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -417,7 +427,8 @@ impl BinningPolicy {
                 ("part", _) => p.peer_match = PeerMatch::Partitioned,
                 ("planes", _) => p.stage_all = true,
                 ("keep", _) => p.reload = false,
-                ("late", _) => p.late_counts = true,
+                ("late", _) => p.late_counts = Some(true),
+                ("early", _) => p.late_counts = Some(false),
                 ("noseq", _) => p.sequential_planes = false,
                 ("stablefirst", _) => p.atomic_first_keys = false,
                 ("nocs", _) => p.class_steps = false,
@@ -450,7 +461,8 @@ impl BinningPolicy {
         let (ballots, part) = (self.peer_match == PeerMatch::Ballots, self.peer_match == PeerMatch::Partitioned);
         for (on, flag) in [(ballots, "xballots".to_string()), (part, "xpart".into()), (self.stage_all, "xplanes".into()),
             (!self.reload, "xkeep".into()),
-            (self.late_counts, "xlate".into()),
+            (self.late_counts == Some(true), "xlate".into()),
+            (self.late_counts == Some(false), "xearly".into()),
             (!self.sequential_planes, "xnoseq".into()),
             (!self.atomic_first_keys, "xstablefirst".into()),
             (self.second_pass_tiles != d.second_pass_tiles, format!("xcr{}", self.second_pass_tiles)),
@@ -652,6 +664,7 @@ impl BinningPass {
         let shader = gpu::shaders::name(&name).ok_or_else(|| Error::Invalid(format!("{what}: no shader variant {name}")))?;
         // NVIDIA's vendor id: its GPUs start workgroups in index order.
         let tickets = p.tickets.unwrap_or(info.vendor_id != 0x10de);
+        let late = p.late_counts.unwrap_or(kernel.role & ROLE_CLASS_STEPS != 0);
         let pipeline = ctx.pipeline(PipelineKey {
             shader,
             spec: vec![
@@ -669,7 +682,7 @@ impl BinningPass {
                 shared_match as u32,
                 p.lookback_window,
                 p.reload as u32,
-                !p.late_counts as u32,
+                !late as u32,
                 kernel.role,
                 sequential as u32,
                 if sequential { value_chunk } else { 0 },
@@ -679,7 +692,7 @@ impl BinningPass {
             bindings: kernel.bindings,
             push_bytes: kernel.push_bytes,
         })?;
-        let ranking = match (ranking, shared_match, partitioned, p.late_counts) {
+        let ranking = match (ranking, shared_match, partitioned, late) {
             (Ranking::Atomic, ..) => "atomic",
             (_, true, _, true) => "shared match, late counts",
             (_, true, ..) => "shared match",
