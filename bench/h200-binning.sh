@@ -1249,6 +1249,12 @@ if want late38c; then
   timeout 120 $B bench sort --n 2^20,2^24,2^26 --key u32 --values 0 --binning-policy $L,$L --trials 20 --json "$OUT/late38c-small.json" > "$OUT/late38c-small.md" 2>&1
   timeout 150 $B bench sort --n 2^28 --key u32 --values 0 --binning-policy $L,$L --trials 10 --json "$OUT/late38c-28.json" > "$OUT/late38c-28.md" 2>&1
 fi
+# Session 38, run 4: late counts in class-step passes from BinningPass::LATE_MIN_TILES =
+# 4,096 tiles: 2^25 u32 keys (4,096 tiles, late by default) and 2^24 (early), each against
+# the other way.
+if want late38d; then
+  timeout 150 $B bench sort --n 2^24,2^25 --key u32 --values 0 --binning-policy auto,autoxautoxearly,autoxautoxlate,auto,autoxautoxearly,autoxautoxlate --trials 20 --json "$OUT/late38d.json" > "$OUT/late38d.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
