@@ -364,13 +364,18 @@ fn class_steps() {
     // the second pass. Debug bit 6 takes a run's atomics last step first, so a run ranked by
     // atomics across two classes would leave LSD order even on lavapipe (checked by forcing
     // every run atomic). Each way of matching the other runs' peers: shared masks (the
-    // default where rows fit), ballots (scalar and, bit 5, uvec4), early counts (late by default in class steps).
+    // default where rows fit), ballots (scalar and, bit 5, uvec4), late counts (the default only in passes of many tiles).
     let ctx = common::ctx();
     let labelled = |d: &SortDesc| SortPlan::new(&ctx, d.clone()).unwrap().policy_label().contains("in class steps");
     // By default a pass takes class steps where its classes average two runs (at most 16
     // x 16 keys here): the second pass of 2^20 keys (classes of 4,096), not of 2^12 (16).
     assert!(labelled(&SortDesc::new(KeyType::U32, 1 << 20)));
     assert!(!labelled(&SortDesc::new(KeyType::U32, 1 << 12)));
+    // Class-step passes count late by default from BinningPolicy::LATE_MIN_TILES tiles.
+    let late = |n: u64| SortPlan::new(&ctx, SortDesc::new(KeyType::U32, n)).unwrap().policy_label().contains("late counts in class steps");
+    let t = SortPlan::new(&ctx, SortDesc::new(KeyType::U32, 1 << 20)).unwrap().tile_keys();
+    assert!(late(t * BinningPolicy::LATE_MIN_TILES));
+    assert!(!late(t * (BinningPolicy::LATE_MIN_TILES - 1)));
     let mut not = SortDesc::new(KeyType::U32, 1 << 20);
     not.value_bytes = 4;
     assert!(!labelled(&not), "pairs keep input order among equal keys");
@@ -381,7 +386,7 @@ fn class_steps() {
     not.policy = BinningPolicy::parse("autoxautoxnocs").unwrap();
     assert!(!labelled(&not));
     // (`xcs0`: every pass after the first in class steps, whatever its classes' length.)
-    let policies = ["autoxautoxcs0xskip64", "autoxautoxballotsxcs0xskip64", "autoxautoxballotsxcs0xskip96", "autoxautoxearlyxcs0xskip64", "autoxautoxcr0xcs0xskip64"];
+    let policies = ["autoxautoxcs0xskip64", "autoxautoxballotsxcs0xskip64", "autoxautoxballotsxcs0xskip96", "autoxautoxlatexcs0xskip64", "autoxautoxcr0xcs0xskip64"];
     for (i, key) in [KeyType::U32, KeyType::F32, KeyType::U64, KeyType::I64].into_iter().enumerate() {
         for (j, policy) in policies.into_iter().enumerate() {
             let mut d = SortDesc::new(key, 1);

@@ -166,18 +166,19 @@ pub struct BinningPolicy {
     /// subgroup's buckets with shared atomics first (CUB's early counts), which posts the
     /// tile's histogram before the ranking and lets the ranking yield tile positions
     /// directly. `None` (the default): late counts only in passes that rank in class steps
-    /// ([`BinningPolicy::class_steps`]) and have at least [`BinningPass::LATE_MIN_TILES`]
+    /// ([`BinningPolicy::class_steps`]) and have at least [`BinningPolicy::LATE_MIN_TILES`]
     /// tiles: their runs of one class then take one shared atomic an element, not two (the
     /// count's and the rank's; the position is a shared read), and their pipeline 53
     /// registers against 61. `xlate` everywhere, `xearly` nowhere. H200, u32 keys
     /// (bench/results/h200/binning/session38/3-late38c): 5.3988-5.3997 ms at 2^28 against
     /// 5.4446-5.4449 early (5.3960-5.3970 late everywhere), 1.4011-1.4033 at 2^26 against
-    /// 1.4083-1.4120, but 0.3899-0.3901 at 2^24 (2,048 tiles) against 0.3889-0.3890.
-    /// Late everywhere lost elsewhere (1-late38, 2-late38b): u32 keys at 2^20 (no class steps)
-    /// 0.0497 against 0.0486, u32 pairs at 2^28 7.8106 against 7.7757, the stable 16-way
-    /// multisplit of 2^28 keys 1.5488 against 1.5383-1.5418 (256-way: a tie), the
-    /// reproducible permutation of 2^28 7.16-7.17 against 7.1465; u64 keys at 2^27 7.767
-    /// against 7.776.
+    /// 1.4083-1.4120, but 0.3899-0.3901 at 2^24 (2,048 tiles) against 0.3889-0.3890
+    /// (and 2^25 in 4-late38d).
+    /// Late everywhere lost or tied elsewhere (1-late38, 2-late38b): u32 keys at 2^20 (no
+    /// class steps) 0.0497 against 0.0486, u32 pairs at 2^28 7.8106 against 7.7757, the
+    /// stable 16-way multisplit of 2^28 keys 1.5488 against 1.5383-1.5418 (256-way: a tie),
+    /// the reproducible permutation of 2^28 7.16-7.17 against 7.1465; u64 keys at 2^27
+    /// (whose class-step passes count late by default) 7.767 against 7.776.
     #[serde(default)]
     pub late_counts: Option<bool>,
     /// 4-byte keys with 4-byte values, with [`BinningPolicy::reload`] and without
@@ -392,6 +393,11 @@ impl BinningPolicy {
     /// 448x16 in groups of 8, 2.948 at 512x16 all at once and 3.102 at 512x17 (one workgroup
     /// an SM); at 2^20 0.0748 against 0.0820 (bench/results/h200/binning/session20/8-value-groups).
     pub const SEQUENTIAL_TILE: (u32, u32) = (512, 16);
+    /// Passes in class steps with at least this many tiles count late by default
+    /// ([`BinningPolicy::late_counts`]). H200, u32 keys at 512x16: late counts lost at 2,048
+    /// tiles (2^24) and 4,096 (2^25: 0.7263-0.7267 ms against 0.7258 early,
+    /// bench/results/h200/binning/session38/4-late38d) and won from 8,192 (2^26).
+    pub const LATE_MIN_TILES: u64 = 8192;
 
     /// The tile asked for, (workgroup, items): the policy's, or the tuned default for the
     /// element's staged 4-byte words (or the planes in sequence) where it says 0.
@@ -562,10 +568,6 @@ pub(crate) struct BinningKernel<'a> {
 }
 
 impl BinningPass {
-    /// Passes in class steps with at least this many tiles count late by default
-    /// ([`BinningPolicy::late_counts`]): on the H200 late counts lost at 2,048 tiles and won
-    /// at 8,192; 4,096 (2^25 keys at 512x16) was timed in session38/4-late38d.
-    pub const LATE_MIN_TILES: u64 = 4096;
     /// The checks every binning pass shares (value size, the 30-bit counts, buffer limits,
     /// shaderInt64, the debug switch, the policy, subgroup operations), then the workgroup (at
     /// most 16 subgroups, at least 64 invocations), the items that fit in shared memory, the
@@ -670,7 +672,7 @@ impl BinningPass {
         let shader = gpu::shaders::name(&name).ok_or_else(|| Error::Invalid(format!("{what}: no shader variant {name}")))?;
         // NVIDIA's vendor id: its GPUs start workgroups in index order.
         let tickets = p.tickets.unwrap_or(info.vendor_id != 0x10de);
-        let late = p.late_counts.unwrap_or(kernel.role & ROLE_CLASS_STEPS != 0 && tiles >= Self::LATE_MIN_TILES);
+        let late = p.late_counts.unwrap_or(kernel.role & ROLE_CLASS_STEPS != 0 && tiles >= BinningPolicy::LATE_MIN_TILES);
         let pipeline = ctx.pipeline(PipelineKey {
             shader,
             spec: vec![
@@ -797,7 +799,7 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "512x10xnoseq", "autoxautoxcr0", "64x8xballotsxlate", "64x15xkeepxlatexlb4", "448x16xvc16", "autoxautoxcr0xvc1", "autoxautoxhg256xhw512", "autoxautoxfold64xtot0", "autoxautoxtot255xclocks", "autoxautoxticket", "64x8xtot4xticketxclocks", "64x16xnoticket"] {
+        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "128x8xearly", "512x10xnoseq", "autoxautoxcr0", "64x8xballotsxlate", "64x15xkeepxlatexlb4", "448x16xvc16", "autoxautoxcr0xvc1", "autoxautoxhg256xhw512", "autoxautoxfold64xtot0", "autoxautoxtot255xclocks", "autoxautoxticket", "64x8xtot4xticketxclocks", "64x16xnoticket"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);
