@@ -1255,6 +1255,14 @@ fi
 if want late38d; then
   timeout 150 $B bench sort --n 2^24,2^25 --key u32 --values 0 --binning-policy auto,autoxautoxearly,autoxautoxlate,auto,autoxautoxearly,autoxautoxlate --trials 20 --json "$OUT/late38d.json" > "$OUT/late38d.md" 2>&1
 fi
+# Session 38, run 5 (the last ~180 s of device time, so no CUB anchor: the comparison is with
+# the default in the same command): with late counts the class-step pass takes 53 registers
+# at 512x16; do larger tiles keep two workgroups an SM there? Registers at 512x17, 512x18
+# and 512x20, then each pass's time at 2^26 (its first two digit passes take class steps).
+if want items38; then
+  for t in 512x17xlate 512x18xlate 512x20xlate; do stats_of $B '^sort_onesweep_k32_v0 \(sort u32' items38-regs-$t.md $t; done
+  timeout 80 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy auto,512x17xlate,512x18xlate,512x20xlate --trials 10 --profile --json "$OUT/items38.json" > "$OUT/items38.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
