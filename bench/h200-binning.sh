@@ -1255,8 +1255,8 @@ fi
 if want late38d; then
   timeout 150 $B bench sort --n 2^24,2^25 --key u32 --values 0 --binning-policy auto,autoxautoxearly,autoxautoxlate,auto,autoxautoxearly,autoxautoxlate --trials 20 --json "$OUT/late38d.json" > "$OUT/late38d.md" 2>&1
 fi
-# Session 38, run 5 (the last ~180 s of device time, so no CUB anchor: the comparison is with
-# the default in the same command): with late counts the class-step pass takes 53 registers
+# Queued by session 38 (its last 180 s of device time could not start a machine; run it with
+# the anchors step): with late counts the class-step pass takes 53 registers
 # at 512x16; do larger tiles keep two workgroups an SM there? Registers at 512x17, 512x18
 # and 512x20, then each pass's time at 2^26 (its first two digit passes take class steps).
 if want items38; then
