@@ -172,8 +172,7 @@ pub struct BinningPolicy {
     /// registers against 61. `xlate` everywhere, `xearly` nowhere. H200, u32 keys
     /// (bench/results/h200/binning/session38/3-late38c): 5.3988-5.3997 ms at 2^28 against
     /// 5.4446-5.4449 early (5.3960-5.3970 late everywhere), 1.4011-1.4033 at 2^26 against
-    /// 1.4083-1.4120, but 0.3899-0.3901 at 2^24 (2,048 tiles) against 0.3889-0.3890
-    /// (and 2^25 in 4-late38d).
+    /// 1.4083-1.4120; fewer tiles: [`BinningPolicy::LATE_MIN_TILES`].
     /// Late everywhere lost or tied elsewhere (1-late38, 2-late38b): u32 keys at 2^20 (no
     /// class steps) 0.0497 against 0.0486, u32 pairs at 2^28 7.8106 against 7.7757, the
     /// stable 16-way multisplit of 2^28 keys 1.5488 against 1.5383-1.5418 (256-way: a tie),
@@ -395,8 +394,9 @@ impl BinningPolicy {
     pub const SEQUENTIAL_TILE: (u32, u32) = (512, 16);
     /// Passes in class steps with at least this many tiles count late by default
     /// ([`BinningPolicy::late_counts`]). H200, u32 keys at 512x16: late counts lost at 2,048
-    /// tiles (2^24) and 4,096 (2^25: 0.7263-0.7267 ms against 0.7258 early,
-    /// bench/results/h200/binning/session38/4-late38d) and won from 8,192 (2^26).
+    /// tiles (2^24: 0.3899-0.3901 ms against 0.3889-0.3890 early, session38/3-late38c) and
+    /// 4,096 (2^25: 0.7263-0.7267 against 0.7258, session38/4-late38d) and won from 8,192
+    /// (2^26).
     pub const LATE_MIN_TILES: u64 = 8192;
 
     /// The tile asked for, (workgroup, items): the policy's, or the tuned default for the
