@@ -364,15 +364,17 @@ fn class_steps() {
     // the second pass. Debug bit 6 takes a run's atomics last step first, so a run ranked by
     // atomics across two classes would leave LSD order even on lavapipe (checked by forcing
     // every run atomic). Each way of matching the other runs' peers: shared masks (the
-    // default where rows fit), ballots (scalar and, bit 5, uvec4), late counts (the default only in passes of many tiles).
+    // default where rows fit), ballots (scalar and, bit 5, uvec4), late counts (by default
+    // only in passes of many tiles).
     let ctx = common::ctx();
-    let labelled = |d: &SortDesc| SortPlan::new(&ctx, d.clone()).unwrap().policy_label().contains("in class steps");
+    let label = |d: &SortDesc| SortPlan::new(&ctx, d.clone()).unwrap().policy_label();
+    let labelled = |d: &SortDesc| label(d).contains("in class steps");
     // By default a pass takes class steps where its classes average two runs (at most 16
     // x 16 keys here): the second pass of 2^20 keys (classes of 4,096), not of 2^12 (16).
     assert!(labelled(&SortDesc::new(KeyType::U32, 1 << 20)));
     assert!(!labelled(&SortDesc::new(KeyType::U32, 1 << 12)));
     // Class-step passes count late by default from BinningPolicy::LATE_MIN_TILES tiles.
-    let late = |n: u64| SortPlan::new(&ctx, SortDesc::new(KeyType::U32, n)).unwrap().policy_label().contains("late counts in class steps");
+    let late = |n: u64| label(&SortDesc::new(KeyType::U32, n)).contains("late counts in class steps");
     let t = SortPlan::new(&ctx, SortDesc::new(KeyType::U32, 1 << 20)).unwrap().tile_keys();
     assert!(late(t * BinningPolicy::LATE_MIN_TILES));
     assert!(!late(t * (BinningPolicy::LATE_MIN_TILES - 1)));
