@@ -1263,6 +1263,18 @@ if want items38; then
   for t in 512x17xlate 512x18xlate 512x20xlate; do stats_of $B '^sort_onesweep_k32_v0 \(sort u32' items38-regs-$t.md $t; done
   timeout 80 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy auto,512x17xlate,512x18xlate,512x20xlate --trials 10 --profile --json "$OUT/items38.json" > "$OUT/items38.md" 2>&1
 fi
+# Session 39: with late counts the u32 passes fit two workgroups of 512 at 17 items (60-64
+# registers, items38: 1.3683 ms against 1.4022 at 2^26). Tiles around it, registers and times
+# of keys over sizes, and of pairs.
+if want items39; then
+  P39=auto,512x17,512x17xlate,512x17xearly,448x18,448x19,448x20,448x20xlate,480x17,480x18,512x18xlate
+  stats_of $B '^sort_onesweep_k32_v0 \(sort u32' items39-regs.md $P39
+  pair_regs $B auto,512x17,512x17xlate,448x18,448x19,480x17 items39-pair-regs.md
+  timeout 150 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy $P39 --trials 10 --json "$OUT/items39-26.json" > "$OUT/items39-26.md" 2>&1
+  timeout 150 $B bench sort --n 2^28 --key u32 --values 0 --binning-policy auto,512x17,512x17xlate,448x19,448x20,480x17 --trials 10 --json "$OUT/items39-28.json" > "$OUT/items39-28.md" 2>&1
+  timeout 100 $B bench sort --n 2^20,2^22,2^24,2^25 --key u32 --values 0 --binning-policy auto,512x17,512x17xlate,448x19,480x17 --trials 10 --json "$OUT/items39-small.json" > "$OUT/items39-small.md" 2>&1
+  timeout 100 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,512x17,512x17xlate,448x18,448x19,480x17 --trials 10 --json "$OUT/items39-pairs.json" > "$OUT/items39-pairs.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
