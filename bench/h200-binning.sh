@@ -1275,6 +1275,16 @@ if want items39; then
   timeout 100 $B bench sort --n 2^20,2^22,2^24,2^25 --key u32 --values 0 --binning-policy auto,512x17,512x17xlate,448x19,480x17 --trials 10 --json "$OUT/items39-small.json" > "$OUT/items39-small.md" 2>&1
   timeout 100 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,512x17,512x17xlate,448x18,448x19,480x17 --trials 10 --json "$OUT/items39-pairs.json" > "$OUT/items39-pairs.md" 2>&1
 fi
+# Session 39: the new defaults (u32 keys at 512x17; late counts in every stable pass of a sort
+# of keys alone from 1,024 tiles) against early and late everywhere over sizes, u64 keys, the
+# tiles at 2^22 (480x17 took 0.1285 ms there against 0.1421 at 512x17 in items39), selftest.
+if want items39b; then
+  timeout 120 $B selftest > "$OUT/items39b-selftest.md" 2>&1
+  stats_of $B '^sort_onesweep_k(32|64)_v0 \(sort u(32|64) values 0B' items39b-regs.md
+  timeout 150 $B bench sort --n 2^20,2^24,2^25,2^26,2^28 --key u32 --values 0 --binning-policy auto,autoxautoxearly,autoxautoxlate --trials 10 --json "$OUT/items39b-u32.json" > "$OUT/items39b-u32.md" 2>&1
+  timeout 100 $B bench sort --n 2^22 --key u32 --values 0 --binning-policy auto,480x17,448x19,480x16,448x18,512x16 --trials 10 --profile --json "$OUT/items39b-22.json" > "$OUT/items39b-22.md" 2>&1
+  timeout 120 $B bench sort --n 2^24,2^25 --key u64 --values 0 --binning-policy auto,autoxautoxearly --trials 10 --json "$OUT/items39b-u64.json" > "$OUT/items39b-u64.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

@@ -380,7 +380,7 @@ impl BinningPolicy {
     /// (session18/2-pd-u64); 448x13 (71 registers, two workgroups of 448, 5,824 keys a tile)
     /// 4.371 against 4.399 and 8.595 against 8.662 (session18/4-regs). On devices with
     /// 64-lane subgroups the workgroup is lowered to 384, a multiple of their width.
-    pub const AUTO_TILE: [(u32, u32); 3] = [(512, 16), (448, 13), (256, 15)];
+    pub const AUTO_TILE: [(u32, u32); 3] = [(512, 17), (448, 13), (256, 15)];
     /// The default tile of 4-byte pairs with the planes in sequence
     /// ([`BinningPolicy::sequential_planes`]): 448x16 (70 registers, two workgroups an H200
     /// SM) took 0.622 ms for a 256-way multisplit of 2^26 pairs, 384x18 (79) 0.633, 384x16
@@ -397,7 +397,7 @@ impl BinningPolicy {
     /// tiles (2^24: 0.3899-0.3901 ms against 0.3889-0.3890 early, session38/3-late38c) and
     /// 4,096 (2^25: 0.7263-0.7267 against 0.7258, session38/4-late38d) and won from 8,192
     /// (2^26).
-    pub const LATE_MIN_TILES: u64 = 8192;
+    pub const LATE_MIN_TILES: u64 = 1024;
 
     /// The tile asked for, (workgroup, items): the policy's, or the tuned default for the
     /// element's staged 4-byte words (or the planes in sequence) where it says 0.
@@ -565,6 +565,9 @@ pub(crate) struct BinningKernel<'a> {
     pub role: u32,
     /// The shader has `_fold_tot` variants (a sort's own passes: [`BinningPolicy::totals_max_tiles`]).
     pub totals: bool,
+    /// Stable passes count late by default from [`BinningPolicy::LATE_MIN_TILES`] tiles (a
+    /// sort's own passes of keys alone: [`BinningPolicy::late_counts`]).
+    pub late_counts: bool,
 }
 
 impl BinningPass {
@@ -672,7 +675,7 @@ impl BinningPass {
         let shader = gpu::shaders::name(&name).ok_or_else(|| Error::Invalid(format!("{what}: no shader variant {name}")))?;
         // NVIDIA's vendor id: its GPUs start workgroups in index order.
         let tickets = p.tickets.unwrap_or(info.vendor_id != 0x10de);
-        let late = p.late_counts.unwrap_or(kernel.role & ROLE_CLASS_STEPS != 0 && tiles >= BinningPolicy::LATE_MIN_TILES);
+        let late = p.late_counts.unwrap_or(kernel.late_counts && tiles >= BinningPolicy::LATE_MIN_TILES);
         let pipeline = ctx.pipeline(PipelineKey {
             shader,
             spec: vec![

@@ -212,6 +212,7 @@ impl MultisplitPlan {
             push_bytes: 20,
             role: 0,
             totals: false,
+            late_counts: false,
         };
         let pass = BinningPass::new(ctx, &what, input, desc.force_fallback_period, &desc.policy, desc.ranking, kernel)?;
         let histogram = ctx.pipeline(PipelineKey {
