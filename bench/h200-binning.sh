@@ -1285,6 +1285,14 @@ if want items39b; then
   timeout 100 $B bench sort --n 2^22 --key u32 --values 0 --binning-policy auto,480x17,448x19,480x16,448x18,512x16 --trials 10 --profile --json "$OUT/items39b-22.json" > "$OUT/items39b-22.md" 2>&1
   timeout 120 $B bench sort --n 2^24,2^25 --key u64 --values 0 --binning-policy auto,autoxautoxearly --trials 10 --json "$OUT/items39b-u64.json" > "$OUT/items39b-u64.md" 2>&1
 fi
+# Session 39: passes of at most 512 tiles fold the offsets into tile 0 by default; at 2^22
+# (482 tiles of 512x17) that lost to 480x17 (514 tiles, no fold): 0.1457 ms against 0.1321
+# (items39b). The fold limit over sizes: sorts and the 256-way multisplit.
+if want fold39; then
+  F39=auto,autoxautoxfold0,autoxautoxfold128,autoxautoxfold256
+  timeout 100 $B bench sort --n 2^20,2^21,3145728,2^22 --key u32 --values 0,4 --binning-policy $F39 --trials 10 --json "$OUT/fold39-sort.json" > "$OUT/fold39-sort.md" 2>&1
+  timeout 100 $B bench multisplit --n 2^21,2^22 --key u32 --buckets 256 --values 0,4 --ranking stable --binning-policy auto,autoxautoxfold0 --trials 10 --json "$OUT/fold39-ms.json" > "$OUT/fold39-ms.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
