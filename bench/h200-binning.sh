@@ -1293,6 +1293,14 @@ if want fold39; then
   timeout 100 $B bench sort --n 2^20,2^21,3145728,2^22 --key u32 --values 0,4 --binning-policy $F39 --trials 10 --json "$OUT/fold39-sort.json" > "$OUT/fold39-sort.md" 2>&1
   timeout 100 $B bench multisplit --n 2^21,2^22 --key u32 --buckets 256 --values 0,4 --ranking stable --binning-policy auto,autoxautoxfold0 --trials 10 --json "$OUT/fold39-ms.json" > "$OUT/fold39-ms.md" 2>&1
 fi
+# Session 39's final defaults (512x17 keys, late counts from 1,024 tiles, sorts fold only
+# with totals, the multisplit of pairs up to 256 tiles): selftest, the README's rows.
+if want final39; then
+  timeout 100 $B selftest > "$OUT/final39-selftest.md" 2>&1
+  timeout 150 $B bench sort --n 2^20,2^22,2^24,2^26,2^28 --key u32 --values 0,4 --trials 10 --json "$OUT/final39-sort.json" > "$OUT/final39-sort.md" 2>&1
+  timeout 60 $B bench multisplit --n 2^21,2^22 --key u32 --buckets 256 --values 4 --ranking stable --trials 10 --json "$OUT/final39-ms.json" > "$OUT/final39-ms.md" 2>&1
+  timeout 60 $B bench sort --n 2^27 --key u64 --values 0 --trials 10 --json "$OUT/final39-u64.json" > "$OUT/final39-u64.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

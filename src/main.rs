@@ -233,13 +233,13 @@ struct BenchArgs {
     /// `xballots` matches them with ballots, `xpart` with subgroupPartitionNV where the
     /// device has it; `xplanes` stages every word plane at once; `xkeep` keeps keys and
     /// values in registers from load to staging (by default they are read again, or first,
-    /// while staging); `xlate` ranks before counting in every stable pass and `xearly` in none (default: in passes that take class steps and have at least 8,192 tiles); `xstablefirst` keeps the first pass of
+    /// while staging); `xlate` ranks before counting in every stable pass and `xearly` in none (default: in the stable passes of a sort of keys alone that have at least 1,024 tiles); `xstablefirst` keeps the first pass of
     /// a keys-only sort over every key bit stable (by default it ranks with atomics: no order
     /// among equal keys can show there, and from 4,096 tiles, `xcrN` for N, the second pass
     /// ranks with atomics in class rounds, the first pass's buckets in order; for keys alone the later passes whose classes, n >> 8p keys for pass p, average at least `xcsN` = 2 subgroup runs (0: every later pass) rank in class steps instead (not in sorts without an upfront histogram, `xtotN`), a subgroup's run of elements that share every earlier digit with atomics; `xnocs` turns that off); `xlbN` reads N earlier tiles per look-back round (default 8);
     /// `xhgN` runs the upfront histogram on N workgroups (default 2048) and `xhwN` on
     /// workgroups of N invocations (default 128); `xfoldN`: passes of at most N tiles have
-    /// their tile 0 scan the digit offsets (default 512; 0: never); `xtotN`: a sort whose
+    /// their tile 0 scan the digit offsets (default: a sort's own passes only where they take totals, `xtotN`; the multisplit's up to 512 tiles of keys, 256 with values; 0: never); `xtotN`: a sort whose
     /// passes all fold and have at most N tiles (at most 255) has no upfront histogram, its
     /// tiles adding their counts to each pass's totals for tile 0 (default: the device's SM
     /// or CU count where the driver reports it, else never; 0: never); `xticket` hands tiles

@@ -582,8 +582,9 @@ fn shared_memory_peer_matching() {
     let ctx = common::ctx();
     // With keys and values read again while staging (the default) and kept in registers
     // (`xkeep`), and ranked before counting (`xlate`): same results.
-    // And with the digit offsets from the offsets kernel (`xfold0`) rather than tile 0.
-    for name in ["64x15", "64x15xkeep", "64x15xlate", "64x15xfold0"] {
+    // With the digit offsets from tile 0 (`xfold512`) and from the offsets kernel (`xfold0`, as
+    // by default where a sort takes no totals: BinningPolicy::fold_max_tiles).
+    for name in ["64x15xfold512", "64x15xkeepxfold512", "64x15xlatexfold512", "64x15xfold0", "64x15"] {
         let policy = vkprims::prims::binning::BinningPolicy::parse(name).unwrap();
         let mut d = SortDesc::new(KeyType::U32, 1000);
         d.policy = policy;
@@ -592,7 +593,7 @@ fn shared_memory_peer_matching() {
         assert_eq!(label.contains("shared match"), (8..=32).contains(&sg), "{label}");
         assert_eq!(label.contains("kept"), name.contains("keep"), "{label}");
         assert_eq!(label.contains("late counts"), name.contains("late"), "{label}");
-        assert_eq!(label.contains("offsets by tile 0"), !name.contains("fold0"), "{label}");
+        assert_eq!(label.contains("offsets by tile 0"), name.contains("fold512"), "{label}");
         for (key, value_bytes, period) in [(KeyType::U32, 0, 0), (KeyType::F32, 4, 3), (KeyType::I64, 8, 0), (KeyType::U64, 4, 2)] {
             for pattern in [KeyPattern::Random, KeyPattern::FewDistinct] {
                 let mut d = SortDesc::new(key, 27_001);
@@ -621,7 +622,7 @@ fn caller_counted_digits() {
         let mut d = SortDesc::new(key, n);
         d.bits = bits;
         d.descending = key == KeyType::F64;
-        d.policy.fold_max_tiles = if fold { 1 << 20 } else { 0 };
+        d.policy.fold_max_tiles = Some(if fold { 1 << 20 } else { 0 });
         let plan = SortPlan::new(&ctx, d.clone()).unwrap();
         let mut keys = sort_keys(KeyPattern::Random, key, n as usize, 5);
         if key == KeyType::U32 {

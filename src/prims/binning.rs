@@ -245,12 +245,18 @@ pub struct BinningPolicy {
     /// A pass of at most this many tiles (`xfoldN`; 0: none) takes its bucket offsets from
     /// its tile 0, which scans the upfront counters while the other tiles rank and carries
     /// the offsets to them in its inclusive look-back prefixes, so a sort or multisplit whose
-    /// passes all do has no offsets dispatch (the `_fold` shader variants). H200
-    /// (bench/results/h200/binning/session25/3-final): u32 keys 0.0573-0.0579 ms against
-    /// 0.0609-0.0612 at 2^20 (128 tiles), 0.1356-0.1361 against 0.1408 at 2^22 (512); larger
-    /// passes keep the offsets dispatch (every pass folding was 2% slower at 2^28, session24).
-    #[serde(default = "default_fold_max_tiles")]
-    pub fold_max_tiles: u32,
+    /// passes all do has no offsets dispatch (the `_fold` shader variants). `None` (the
+    /// default): a sort's own passes fold only where they also take their totals from the
+    /// tiles ([`BinningPolicy::totals_max_tiles`]), other passes up to their kernel's limit
+    /// (the multisplit's: 512 tiles of keys alone, 256 with values; the permutation's: 512).
+    /// H200 (bench/results/h200/binning/session39/4-fold39): folding won where every tile
+    /// runs at once with totals (u32 keys at 2^20, 121 tiles: 0.0484 ms against 0.0591;
+    /// pairs 0.0573 against 0.0687) and lost beyond (keys at 2^21, 241 tiles: 0.0797 against
+    /// 0.0768; 2^22: 0.1420 against 0.1286; pairs at 2^22 0.2127 against 0.1765). The
+    /// 256-way multisplit of keys won at 2^22 (0.0374 against 0.0486), of pairs tied at 2^21
+    /// and lost at 2^22 (0.0589 against 0.0534).
+    #[serde(default)]
+    pub fold_max_tiles: Option<u32>,
     /// Sorts: where every pass folds and has at most this many tiles (`xtotN`; at most 255),
     /// there is no upfront histogram: each tile adds its bucket counts to its pass's totals
     /// and tile 0 waits for them (the `_fold_tot` variants). That wait is short only where
@@ -303,9 +309,6 @@ fn default_value_chunk() -> u32 {
 fn default_histogram_workgroup() -> u32 {
     128
 }
-fn default_fold_max_tiles() -> u32 {
-    512
-}
 
 /// The binning pass's phases, as its clocks count them. With [`BinningPolicy::late_counts`]
 /// (and atomic ranking) the second phase is the ranking and the third the offsets and positions.
@@ -356,7 +359,7 @@ impl Default for BinningPolicy {
             class_steps: default_class_steps(),
             class_step_runs: default_class_step_runs(),
             value_chunk: default_value_chunk(),
-            fold_max_tiles: default_fold_max_tiles(),
+            fold_max_tiles: None,
             totals_max_tiles: None,
             tickets: None,
         }
@@ -446,7 +449,7 @@ impl BinningPolicy {
                 (r, _) if r.starts_with("lb") => p.lookback_window = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hw") => p.histogram_workgroup = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("hg") => p.histogram_groups = r[2..].parse().ok().filter(|&g| g > 0).ok_or_else(bad)?,
-                (r, _) if r.starts_with("fold") => p.fold_max_tiles = r[4..].parse().map_err(|_| bad())?,
+                (r, _) if r.starts_with("fold") => p.fold_max_tiles = Some(r[4..].parse().map_err(|_| bad())?),
                 (r, _) if r.starts_with("tot") => p.totals_max_tiles = Some(r[3..].parse().map_err(|_| bad())?),
                 ("ticket", _) => p.tickets = Some(true),
                 ("noticket", _) => p.tickets = Some(false),
@@ -480,7 +483,7 @@ impl BinningPolicy {
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
             (self.histogram_workgroup != d.histogram_workgroup, format!("xhw{}", self.histogram_workgroup)),
-            (self.fold_max_tiles != d.fold_max_tiles, format!("xfold{}", self.fold_max_tiles)),
+            (self.fold_max_tiles.is_some(), format!("xfold{}", self.fold_max_tiles.unwrap_or(0))),
             (self.totals_max_tiles.is_some(), format!("xtot{}", self.totals_max_tiles.unwrap_or(0))),
             (self.tickets == Some(true), "xticket".into()),
             (self.tickets == Some(false), "xnoticket".into()),
@@ -565,6 +568,8 @@ pub(crate) struct BinningKernel<'a> {
     pub role: u32,
     /// The shader has `_fold_tot` variants (a sort's own passes: [`BinningPolicy::totals_max_tiles`]).
     pub totals: bool,
+    /// The default [`BinningPolicy::fold_max_tiles`] where the kernel has no totals variants.
+    pub fold_max_tiles: u32,
     /// Stable passes count late by default from [`BinningPolicy::LATE_MIN_TILES`] tiles (a
     /// sort's own passes of keys alone: [`BinningPolicy::late_counts`]).
     pub late_counts: bool,
@@ -646,10 +651,15 @@ impl BinningPass {
             return invalid(format!("{what}: n too large for 32-bit indexing"));
         }
         // Each pass binds its look-back words (one per bucket per tile) as one range.
-        let fold = tiles <= p.fold_max_tiles as u64;
         // A total word counts its tiles in 8 bits and its elements in 24 (glsl/sort/binning.glsl).
         let totals_max = p.totals_max_tiles.or(ctx.info().compute_units).unwrap_or(0).min(255);
-        let totals = kernel.totals && fold && tiles <= totals_max as u64 && input.n < 1 << 24;
+        let totals_fit = kernel.totals && tiles <= totals_max as u64 && input.n < 1 << 24;
+        let fold = match (p.fold_max_tiles, kernel.totals) {
+            (Some(max), _) => tiles <= max as u64,
+            (None, true) => totals_fit,
+            (None, false) => tiles <= kernel.fold_max_tiles as u64,
+        };
+        let totals = totals_fit && fold;
         let pass_state = state_bytes(tiles as u32);
         if pass_state > ctx.max_storage_buffer_range() {
             return invalid(format!(

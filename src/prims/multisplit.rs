@@ -212,6 +212,7 @@ impl MultisplitPlan {
             push_bytes: 20,
             role: 0,
             totals: false,
+            fold_max_tiles: if desc.value_bytes == 0 { 512 } else { 256 },
             late_counts: false,
         };
         let pass = BinningPass::new(ctx, &what, input, desc.force_fallback_period, &desc.policy, desc.ranking, kernel)?;
