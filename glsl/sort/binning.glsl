@@ -98,7 +98,7 @@ layout(constant_id = 11) const uint SHARED_MATCH = 0;
 // workgroups share an SM, at the cost of a cache round trip per tile. (Read right after the
 // ranking instead, the loads were hoisted by the H200's driver and cost registers.)
 layout(constant_id = 13) const uint RELOAD = 0;
-// 1 (the default but in large class-step passes; `xlate` for 0 everywhere, `xearly` for 1:
+// 1 (the default but in the large passes of a sort of keys alone; `xlate` for 0 everywhere, `xearly` for 1:
 // BinningPolicy::late_counts): stable ranking counts the tile first (CUB's early counts).
 // Each subgroup's bucket counts come from shared atomics (independent, so they overlap);
 // the offsets of step 2 then turn the counter rows into where each

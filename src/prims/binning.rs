@@ -165,19 +165,19 @@ pub struct BinningPolicy {
     /// Stable ranking ranks first and counts after (late counts), rather than counting each
     /// subgroup's buckets with shared atomics first (CUB's early counts), which posts the
     /// tile's histogram before the ranking and lets the ranking yield tile positions
-    /// directly. `None` (the default): late counts only in passes that rank in class steps
-    /// ([`BinningPolicy::class_steps`]) and have at least [`BinningPolicy::LATE_MIN_TILES`]
-    /// tiles: their runs of one class then take one shared atomic an element, not two (the
-    /// count's and the rank's; the position is a shared read), and their pipeline 53
-    /// registers against 61. `xlate` everywhere, `xearly` nowhere. H200, u32 keys
-    /// (bench/results/h200/binning/session38/3-late38c): 5.3988-5.3997 ms at 2^28 against
-    /// 5.4446-5.4449 early (5.3960-5.3970 late everywhere), 1.4011-1.4033 at 2^26 against
-    /// 1.4083-1.4120; fewer tiles: [`BinningPolicy::LATE_MIN_TILES`].
-    /// Late everywhere lost or tied elsewhere (1-late38, 2-late38b): u32 keys at 2^20 (no
-    /// class steps) 0.0497 against 0.0486, u32 pairs at 2^28 7.8106 against 7.7757, the
-    /// stable 16-way multisplit of 2^28 keys 1.5488 against 1.5383-1.5418 (256-way: a tie),
-    /// the reproducible permutation of 2^28 7.16-7.17 against 7.1465; u64 keys at 2^27
-    /// (whose class-step passes count late by default) 7.767 against 7.776.
+    /// directly. `None` (the default): late counts only in the stable passes of a sort of keys
+    /// alone with at least [`BinningPolicy::LATE_MIN_TILES`] tiles. There a class-step run of
+    /// one class takes one shared atomic an element, not two (the count's and the rank's; the
+    /// position is a shared read), and the passes fit 512x17 tiles in 64 registers (two
+    /// workgroups an H200 SM; [`BinningPolicy::AUTO_TILE`]). `xlate` everywhere, `xearly`
+    /// nowhere. H200, u32 keys at 512x17 (bench/results/h200/binning/session39/3-items39b):
+    /// 5.2635 ms at 2^28 against 5.3103 early, 1.3736 at 2^26 against 1.3833, 0.7123 at 2^25
+    /// against 0.7185, 0.3846 at 2^24 against 0.3871; at 2^20 (121 tiles) 0.0495 late against
+    /// 0.0486. u64 keys (448x13) tie: 1.0598 against 1.0606 at 2^24, 2.0262 against 2.0288 at
+    /// 2^25. Late everywhere lost elsewhere (session38/1-late38, 2-late38b): u32 pairs at
+    /// 2^28 7.8106 against 7.7757, the stable 16-way multisplit of 2^28 keys 1.5488 against
+    /// 1.5383-1.5418 (256-way: a tie), the reproducible permutation of 2^28 7.16-7.17 against
+    /// 7.1465.
     #[serde(default)]
     pub late_counts: Option<bool>,
     /// 4-byte keys with 4-byte values, with [`BinningPolicy::reload`] and without
@@ -371,7 +371,7 @@ impl BinningPolicy {
     /// keys alone), two (u32 pairs, u64 keys), more. Two workgroups of 512 share an H200 SM
     /// where a lane takes at most 64 registers: u32 keys at 512x16 (60 registers) took 1.664
     /// ms at 2^26 against 1.822 at 256x20 (73 registers, three workgroups of 256); 512x15 and
-    /// 512x17 (73, 80 registers: one workgroup) 2.40 and 2.28. Two words: 512x10 (64
+    /// 512x17 (73, 80 registers then: one workgroup) 2.40 and 2.28. Two words: 512x10 (64
     /// registers; 11 would not fit 48 KiB of shared memory with both planes) 2.547 against
     /// 2.645 at 256x15 for pairs, u64 keys 4.653 against 4.678
     /// (bench/results/h200/binning/session10/1-tiles, 2-tiles). Two words now means u64 keys
@@ -382,7 +382,13 @@ impl BinningPolicy {
     /// registers, CUB's u64 tile) 4.412 against 4.528 at 2^26, 8.694 against 8.929 at 2^27
     /// (session18/2-pd-u64); 448x13 (71 registers, two workgroups of 448, 5,824 keys a tile)
     /// 4.371 against 4.399 and 8.595 against 8.662 (session18/4-regs). On devices with
-    /// 64-lane subgroups the workgroup is lowered to 384, a multiple of their width.
+    /// 64-lane subgroups the workgroup is lowered to 384, a multiple of their width. One
+    /// word, since late counts ([`BinningPolicy::late_counts`]): 512x17 takes 60 / 62 / 64
+    /// registers (first, class-step, middle pass; 512x18 65, one workgroup an SM) and sorted
+    /// 2^28 u32 keys in 5.2616-5.2667 ms against 5.4277 at 512x16, 448x20 (71 registers, two
+    /// workgroups of 448) 5.2987, 480x17 5.4655; at 2^26 1.3750-1.3801 against 1.4115, 448x20
+    /// 1.3841-1.3923, 480x18 1.3975, 512x18 1.7651; at 2^20 0.0488 against 0.0486
+    /// (bench/results/h200/binning/session39/2-items39).
     pub const AUTO_TILE: [(u32, u32); 3] = [(512, 17), (448, 13), (256, 15)];
     /// The default tile of 4-byte pairs with the planes in sequence
     /// ([`BinningPolicy::sequential_planes`]): 448x16 (70 registers, two workgroups an H200
@@ -395,11 +401,10 @@ impl BinningPolicy {
     /// 448x16 in groups of 8, 2.948 at 512x16 all at once and 3.102 at 512x17 (one workgroup
     /// an SM); at 2^20 0.0748 against 0.0820 (bench/results/h200/binning/session20/8-value-groups).
     pub const SEQUENTIAL_TILE: (u32, u32) = (512, 16);
-    /// Passes in class steps with at least this many tiles count late by default
-    /// ([`BinningPolicy::late_counts`]). H200, u32 keys at 512x16: late counts lost at 2,048
-    /// tiles (2^24: 0.3899-0.3901 ms against 0.3889-0.3890 early, session38/3-late38c) and
-    /// 4,096 (2^25: 0.7263-0.7267 against 0.7258, session38/4-late38d) and won from 8,192
-    /// (2^26).
+    /// The stable passes of a sort of keys alone count late by default from this many tiles
+    /// ([`BinningPolicy::late_counts`]): H200, u32 keys at 512x17, late won from 1,928 tiles
+    /// (2^24) and lost at 121 (2^20); at 482 (2^22) 0.1417 ms against 0.1421, a tie
+    /// (bench/results/h200/binning/session39/2-items39, 3-items39b).
     pub const LATE_MIN_TILES: u64 = 1024;
 
     /// The tile asked for, (workgroup, items): the policy's, or the tuned default for the
