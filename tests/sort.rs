@@ -373,11 +373,18 @@ fn class_steps() {
     // x 16 keys here): the second pass of 2^20 keys (classes of 4,096), not of 2^12 (16).
     assert!(labelled(&SortDesc::new(KeyType::U32, 1 << 20)));
     assert!(!labelled(&SortDesc::new(KeyType::U32, 1 << 12)));
-    // Class-step passes count late by default from BinningPolicy::LATE_MIN_TILES tiles.
-    let late = |n: u64| label(&SortDesc::new(KeyType::U32, n)).contains("late counts in class steps");
+    // The stable passes of a sort of keys alone (class-step and middle passes) count late by
+    // default from BinningPolicy::LATE_MIN_TILES tiles; pairs never do.
+    let late = |d: &SortDesc| {
+        let l = label(d);
+        (l.contains("late counts in class steps"), l.split(';').next().unwrap().contains("late counts"))
+    };
     let t = SortPlan::new(&ctx, SortDesc::new(KeyType::U32, 1 << 20)).unwrap().tile_keys();
-    assert!(late(t * BinningPolicy::LATE_MIN_TILES));
-    assert!(!late(t * (BinningPolicy::LATE_MIN_TILES - 1)));
+    assert_eq!(late(&SortDesc::new(KeyType::U32, t * BinningPolicy::LATE_MIN_TILES)), (true, true));
+    assert_eq!(late(&SortDesc::new(KeyType::U32, t * (BinningPolicy::LATE_MIN_TILES - 1))), (false, false));
+    let mut pairs = SortDesc::new(KeyType::U32, 4 * t * BinningPolicy::LATE_MIN_TILES);
+    pairs.value_bytes = 4;
+    assert!(!label(&pairs).contains("late counts"), "{}", label(&pairs));
     let mut not = SortDesc::new(KeyType::U32, 1 << 20);
     not.value_bytes = 4;
     assert!(!labelled(&not), "pairs keep input order among equal keys");
