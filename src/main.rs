@@ -225,7 +225,7 @@ struct BenchArgs {
     policy: Vec<String>,
     /// Binning-pass policies of sort, multisplit and permutation to compare, `auto` or
     /// WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks][xskipN]
-    /// (default: auto, 512x16 for 4-byte keys alone and for 4-byte pairs (their key and
+    /// (default: auto, 512x17 for a sort of 4-byte keys alone, 512x16 for the multisplit's 4-byte keys and for 4-byte pairs (their key and
     /// value planes through shared memory in sequence, the values read `xvcN` = 8 a lane at
     /// a time; `xnoseq`: both planes at once), 448x13 for
     /// other 8-byte elements (u64 keys, or pairs with `xnoseq`), else 256x15; items are lowered to fit shared memory; WORKGROUP or ITEMS may

@@ -169,7 +169,7 @@ pub struct BinningPolicy {
     /// alone with at least [`BinningPolicy::LATE_MIN_TILES`] tiles. There a class-step run of
     /// one class takes one shared atomic an element, not two (the count's and the rank's; the
     /// position is a shared read), and the passes fit 512x17 tiles in 64 registers (two
-    /// workgroups an H200 SM; [`BinningPolicy::AUTO_TILE`]). `xlate` everywhere, `xearly`
+    /// workgroups an H200 SM; [`BinningPolicy::KEYS_SORT_TILE`]). `xlate` everywhere, `xearly`
     /// nowhere. H200, u32 keys at 512x17 (bench/results/h200/binning/session39/3-items39b):
     /// 5.2635 ms at 2^28 against 5.3103 early, 1.3736 at 2^26 against 1.3833, 0.7123 at 2^25
     /// against 0.7185, 0.3846 at 2^24 against 0.3871; at 2^20 (121 tiles) 0.0495 late against
@@ -382,14 +382,19 @@ impl BinningPolicy {
     /// registers, CUB's u64 tile) 4.412 against 4.528 at 2^26, 8.694 against 8.929 at 2^27
     /// (session18/2-pd-u64); 448x13 (71 registers, two workgroups of 448, 5,824 keys a tile)
     /// 4.371 against 4.399 and 8.595 against 8.662 (session18/4-regs). On devices with
-    /// 64-lane subgroups the workgroup is lowered to 384, a multiple of their width. One
-    /// word, since late counts ([`BinningPolicy::late_counts`]): 512x17 takes 60 / 62 / 64
-    /// registers (first, class-step, middle pass; 512x18 65, one workgroup an SM) and sorted
-    /// 2^28 u32 keys in 5.2616-5.2667 ms against 5.4277 at 512x16, 448x20 (71 registers, two
-    /// workgroups of 448) 5.2987, 480x17 5.4655; at 2^26 1.3750-1.3801 against 1.4115, 448x20
-    /// 1.3841-1.3923, 480x18 1.3975, 512x18 1.7651; at 2^20 0.0488 against 0.0486
-    /// (bench/results/h200/binning/session39/2-items39).
-    pub const AUTO_TILE: [(u32, u32); 3] = [(512, 17), (448, 13), (256, 15)];
+    /// 64-lane subgroups the workgroup is lowered to 384, a multiple of their width. A sort
+    /// of 4-byte keys alone: [`BinningPolicy::KEYS_SORT_TILE`].
+    pub const AUTO_TILE: [(u32, u32); 3] = [(512, 16), (448, 13), (256, 15)];
+    /// The default tile of a sort's own passes of 4-byte keys alone (whose stable passes
+    /// count late from [`BinningPolicy::LATE_MIN_TILES`] tiles,
+    /// [`BinningPolicy::late_counts`]): 512x17 takes 60 / 62 / 64 registers there (first,
+    /// class-step, middle pass; 512x18 65, one workgroup an SM) and sorted 2^28 u32 keys in
+    /// 5.2616-5.2667 ms against 5.4277 at 512x16, 448x20 (71 registers, two workgroups of 448)
+    /// 5.2987, 480x17 5.4655; at 2^26 1.3750-1.3801 against 1.4115, 448x20 1.3841-1.3923,
+    /// 480x18 1.3975, 512x18 1.7651; at 2^20 0.0488 against 0.0486
+    /// (bench/results/h200/binning/session39/2-items39). The multisplit and the permutation,
+    /// whose passes count early, keep [`BinningPolicy::AUTO_TILE`] (512x17 not measured there).
+    pub const KEYS_SORT_TILE: (u32, u32) = (512, 17);
     /// The default tile of 4-byte pairs with the planes in sequence
     /// ([`BinningPolicy::sequential_planes`]): 448x16 (70 registers, two workgroups an H200
     /// SM) took 0.622 ms for a 256-way multisplit of 2^26 pairs, 384x18 (79) 0.633, 384x16
@@ -408,9 +413,14 @@ impl BinningPolicy {
     pub const LATE_MIN_TILES: u64 = 1024;
 
     /// The tile asked for, (workgroup, items): the policy's, or the tuned default for the
-    /// element's staged 4-byte words (or the planes in sequence) where it says 0.
-    pub fn tile_for(&self, words: u32, sequential: bool) -> (u32, u32) {
-        let auto = if sequential { Self::SEQUENTIAL_TILE } else { Self::AUTO_TILE[(words as usize - 1).min(2)] };
+    /// element's staged 4-byte words (or the planes in sequence, or a sort's own passes of
+    /// 4-byte keys alone: `keys_sort`) where it says 0.
+    pub fn tile_for(&self, words: u32, sequential: bool, keys_sort: bool) -> (u32, u32) {
+        let auto = match (sequential, keys_sort && words == 1) {
+            (true, _) => Self::SEQUENTIAL_TILE,
+            (_, true) => Self::KEYS_SORT_TILE,
+            _ => Self::AUTO_TILE[(words as usize - 1).min(2)],
+        };
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
@@ -575,8 +585,9 @@ pub(crate) struct BinningKernel<'a> {
     pub totals: bool,
     /// The default [`BinningPolicy::fold_max_tiles`] where the kernel has no totals variants.
     pub fold_max_tiles: u32,
-    /// Stable passes count late by default from [`BinningPolicy::LATE_MIN_TILES`] tiles (a
-    /// sort's own passes of keys alone: [`BinningPolicy::late_counts`]).
+    /// Stable passes count late by default from [`BinningPolicy::LATE_MIN_TILES`] tiles, and
+    /// 4-byte keys take [`BinningPolicy::KEYS_SORT_TILE`] (a sort's own passes of keys alone:
+    /// [`BinningPolicy::late_counts`]).
     pub late_counts: bool,
 }
 
@@ -621,7 +632,7 @@ impl BinningPass {
         let words = (input.key.bytes() as u32 + input.value_bytes) / 4;
         let one_plane = kernel.role & ROLE_ONE_PLANE != 0;
         let sequential = p.sequential_planes && p.reload && !p.stage_all && !one_plane && input.key.bytes() == 4 && input.value_bytes == 4;
-        let (workgroup_size, items) = p.tile_for(words, sequential);
+        let (workgroup_size, items) = p.tile_for(words, sequential, kernel.late_counts);
         let info = ctx.info();
         let workgroup_size = fit_workgroup(workgroup_size, min_sg, sg.max_size, info.max_workgroup_invocations, sg.max_workgroup_subgroups);
         if workgroup_size % sg.max_size.max(min_sg) != 0 || workgroup_size / min_sg > MAX_SUBGROUPS {
