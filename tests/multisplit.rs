@@ -8,7 +8,7 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use vkprims::prims::binning::{BinningPolicy, Ranking};
 use vkprims::prims::multisplit::{self, BucketSource, MultisplitDesc, MultisplitPlan};
-use vkprims::prims::sort::KeyType;
+use vkprims::prims::sort::{KeyType, SortDesc, SortPlan};
 use vkprims::testdata::{sort_keys, KeyPattern};
 
 /// Bucket ids: uniform, all in one bucket, or skewed (most in bucket 0, some buckets empty).
@@ -185,6 +185,25 @@ fn shared_memory_peer_matching() {
         check(&d, &keys, Some(&splitters(KeyType::U32, &keys, b as usize - 1, 14)));
     }
     common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn fold_defaults() {
+    // By default tile 0 scans the bucket offsets (BinningPolicy::fold_max_tiles) in passes of
+    // up to 512 tiles of keys alone and up to 256 with values; a multisplit keeps the tile
+    // of its element size (512x16 where the device allows, not the keys sort's 512x17).
+    let ctx = common::ctx();
+    let folds = |value_bytes: u32, tiles: u64| {
+        let mut d = MultisplitDesc::new(KeyType::U32, 1, BucketSource::Bits { lo: 0, hi: 8 });
+        d.value_bytes = value_bytes;
+        d.n = tiles * MultisplitPlan::new(&ctx, d.clone()).unwrap().tile_keys();
+        let plan = MultisplitPlan::new(&ctx, d).unwrap();
+        let sort = SortPlan::new(&ctx, SortDesc::new(KeyType::U32, plan.desc().n)).unwrap();
+        assert!(plan.tile_keys() < sort.tile_keys(), "{} against {}", plan.policy_label(), sort.policy_label());
+        plan.policy_label().contains("offsets by tile 0")
+    };
+    assert!(folds(0, 512) && !folds(0, 513));
+    assert!(folds(4, 256) && !folds(4, 257));
 }
 
 #[test]

@@ -585,10 +585,10 @@ pub(crate) struct BinningKernel<'a> {
     pub totals: bool,
     /// The default [`BinningPolicy::fold_max_tiles`] where the kernel has no totals variants.
     pub fold_max_tiles: u32,
-    /// Stable passes count late by default from [`BinningPolicy::LATE_MIN_TILES`] tiles, and
-    /// 4-byte keys take [`BinningPolicy::KEYS_SORT_TILE`] (a sort's own passes of keys alone:
-    /// [`BinningPolicy::late_counts`]).
-    pub late_counts: bool,
+    /// A sort's own pass of keys alone: stable, it counts late by default from
+    /// [`BinningPolicy::LATE_MIN_TILES`] tiles ([`BinningPolicy::late_counts`]), and 4-byte
+    /// keys take [`BinningPolicy::KEYS_SORT_TILE`].
+    pub keys_sort: bool,
 }
 
 impl BinningPass {
@@ -632,7 +632,7 @@ impl BinningPass {
         let words = (input.key.bytes() as u32 + input.value_bytes) / 4;
         let one_plane = kernel.role & ROLE_ONE_PLANE != 0;
         let sequential = p.sequential_planes && p.reload && !p.stage_all && !one_plane && input.key.bytes() == 4 && input.value_bytes == 4;
-        let (workgroup_size, items) = p.tile_for(words, sequential, kernel.late_counts);
+        let (workgroup_size, items) = p.tile_for(words, sequential, kernel.keys_sort);
         let info = ctx.info();
         let workgroup_size = fit_workgroup(workgroup_size, min_sg, sg.max_size, info.max_workgroup_invocations, sg.max_workgroup_subgroups);
         if workgroup_size % sg.max_size.max(min_sg) != 0 || workgroup_size / min_sg > MAX_SUBGROUPS {
@@ -666,7 +666,6 @@ impl BinningPass {
         if (tiles * tile) >> 32 != 0 {
             return invalid(format!("{what}: n too large for 32-bit indexing"));
         }
-        // Each pass binds its look-back words (one per bucket per tile) as one range.
         // A total word counts its tiles in 8 bits and its elements in 24 (glsl/sort/binning.glsl).
         let totals_max = p.totals_max_tiles.or(ctx.info().compute_units).unwrap_or(0).min(255);
         let totals_fit = kernel.totals && tiles <= totals_max as u64 && input.n < 1 << 24;
@@ -676,6 +675,7 @@ impl BinningPass {
             (None, false) => tiles <= kernel.fold_max_tiles as u64,
         };
         let totals = totals_fit && fold;
+        // Each pass binds its look-back words (one per bucket per tile) as one range.
         let pass_state = state_bytes(tiles as u32);
         if pass_state > ctx.max_storage_buffer_range() {
             return invalid(format!(
@@ -701,7 +701,7 @@ impl BinningPass {
         let shader = gpu::shaders::name(&name).ok_or_else(|| Error::Invalid(format!("{what}: no shader variant {name}")))?;
         // NVIDIA's vendor id: its GPUs start workgroups in index order.
         let tickets = p.tickets.unwrap_or(info.vendor_id != 0x10de);
-        let late = p.late_counts.unwrap_or(kernel.late_counts && tiles >= BinningPolicy::LATE_MIN_TILES);
+        let late = p.late_counts.unwrap_or(kernel.keys_sort && tiles >= BinningPolicy::LATE_MIN_TILES);
         let pipeline = ctx.pipeline(PipelineKey {
             shader,
             spec: vec![

@@ -213,7 +213,7 @@ impl MultisplitPlan {
             role: 0,
             totals: false,
             fold_max_tiles: if desc.value_bytes == 0 { 512 } else { 256 },
-            late_counts: false,
+            keys_sort: false,
         };
         let pass = BinningPass::new(ctx, &what, input, desc.force_fallback_period, &desc.policy, desc.ranking, kernel)?;
         let histogram = ctx.pipeline(PipelineKey {
