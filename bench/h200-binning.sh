@@ -1301,6 +1301,15 @@ if want final39; then
   timeout 60 $B bench multisplit --n 2^21,2^22 --key u32 --buckets 256 --values 4 --ranking stable --trials 10 --json "$OUT/final39-ms.json" > "$OUT/final39-ms.md" 2>&1
   timeout 60 $B bench sort --n 2^27 --key u64 --values 0 --trials 10 --json "$OUT/final39-u64.json" > "$OUT/final39-u64.md" 2>&1
 fi
+# Queued in session 39 (no device time left): the register sweep again where session 39 did
+# not look. The multisplit's keys alone at 512x17 (early counts: registers unknown; sorts
+# gained 3% there), and u64 keys now that their middle passes count late (69 registers at
+# 448x13; two workgroups of 448 allow 72).
+if want next40; then
+  stats_of $B '^(multisplit_k32_v0|sort_onesweep_k64_v0 \(sort u64 values 0B)' next40-regs.md auto,512x17,512x17xlate,448x14,448x15,384x16,384x17
+  timeout 150 $B bench multisplit --n 2^26,2^28 --key u32 --buckets 16,256 --values 0 --ranking stable,atomic --binning-policy auto,512x17 --trials 10 --json "$OUT/next40-ms.json" > "$OUT/next40-ms.md" 2>&1
+  timeout 150 $B bench sort --n 2^25,2^27 --key u64 --values 0 --binning-policy auto,448x14,448x15,384x16,384x17 --trials 10 --json "$OUT/next40-u64.json" > "$OUT/next40-u64.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
