@@ -98,10 +98,10 @@ layout(constant_id = 11) const uint SHARED_MATCH = 0;
 // workgroups share an SM, at the cost of a cache round trip per tile. (Read right after the
 // ranking instead, the loads were hoisted by the H200's driver and cost registers.)
 layout(constant_id = 13) const uint RELOAD = 0;
-// 1 (the default but in the large passes of a sort of keys alone; `xlate` for 0 everywhere, `xearly` for 1:
-// BinningPolicy::late_counts): stable ranking counts the tile first (CUB's early counts).
-// Each subgroup's bucket counts come from shared atomics (independent, so they overlap);
-// the offsets of step 2 then turn the counter rows into where each
+// 1 (the default but in the large passes of a sort of keys alone; `xlate` for 0
+// everywhere, `xearly` for 1: BinningPolicy::late_counts): stable ranking counts the tile
+// first (CUB's early counts). Each subgroup's bucket counts come from shared atomics
+// (independent, so they overlap); the offsets of step 2 then turn the counter rows into where each
 // subgroup's run of each bucket starts in the tile, the histogram is posted, and the
 // ranking proper yields every element's tile position: step by step, the lowest peer takes
 // its group's places with one shared atomicAdd on its row, whose result only the shuffle to
