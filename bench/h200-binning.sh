@@ -1310,6 +1310,20 @@ if want next40; then
   timeout 150 $B bench multisplit --n 2^26,2^28 --key u32 --buckets 16,256 --values 0 --ranking stable,atomic --binning-policy auto,512x17 --trials 10 --json "$OUT/next40-ms.json" > "$OUT/next40-ms.md" 2>&1
   timeout 150 $B bench sort --n 2^25,2^27 --key u64 --values 0 --binning-policy auto,448x14,448x15,384x16,384x17 --trials 10 --json "$OUT/next40-u64.json" > "$OUT/next40-u64.md" 2>&1
 fi
+# Session 40: peers matched by ballots (CUB's way) or subgroupPartitionNV lost 1.3-1.6x in
+# session 20, when every element also took a counting atomic. With late counts a step takes
+# no shared memory but its leader's atomicAdd: measure both again, with and without late
+# counts, for pairs (the unmet target), keys and the multisplit of pairs; and u64 keys at
+# 512x11 (59 registers in the middle pass, next40) against 448x13.
+if want ballots40; then
+  BL40=auto,512x16xballots,512x16xballotsxlate,512x16xpart,512x16xpartxlate
+  pair_regs $B $BL40 ballots40-pair-regs.md
+  stats_of $B '^sort_onesweep_k32_v0 \(sort u32 values 0B' ballots40-key-regs.md auto,autoxautoxballots,autoxautoxpart
+  timeout 150 $B bench sort --n 2^26,2^28 --key u32 --values 4 --binning-policy $BL40 --trials 10 --json "$OUT/ballots40-pairs.json" > "$OUT/ballots40-pairs.md" 2>&1
+  timeout 100 $B bench sort --n 2^26,2^28 --key u32 --values 0 --binning-policy auto,autoxautoxballots,autoxautoxpart --trials 10 --json "$OUT/ballots40-keys.json" > "$OUT/ballots40-keys.md" 2>&1
+  timeout 60 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy auto,512x16xballotsxlate,512x16xpartxlate --trials 10 --json "$OUT/ballots40-ms.json" > "$OUT/ballots40-ms.md" 2>&1
+  timeout 80 $B bench sort --n 2^25,2^27 --key u64 --values 0 --binning-policy auto,512x11,auto,512x11 --trials 10 --json "$OUT/ballots40-u64.json" > "$OUT/ballots40-u64.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
