@@ -159,20 +159,17 @@ void look_back(uint tile, uint hist[BPT], uint pre[LB_WINDOW]) {
         [[unroll]] for (uint k = 0u; k < BPT; ++k) {
             uint d = lid + k * wg;
             if (d >= 256u) continue;
+            uint fb = s_fb[d];
 #ifdef FOLD
-            if (t != 0u) post(t, d, AGGREGATE, s_fb[d]);
+            if (t != 0u) post(t, d, AGGREGATE, fb);
 #else
             // Tile 0's word is only ever inclusive of the bucket's start (post_counts), so no
             // walk passes it; recomputed, it is that again.
-            uint fb = t == 0u ? bucket_base(d) + s_fb[d] : s_fb[d];
+            if (t == 0u) fb += bucket_base(d);
             post(t, d, t == 0u ? INCLUSIVE : AGGREGATE, fb);
 #endif
             if ((done & (1u << k)) == 0u && look[k] == t) {
-#ifdef FOLD
-                sum[k] += s_fb[d];
-#else
                 sum[k] += fb;
-#endif
                 if (t == 0u) {
                     done |= 1u << k;
 #ifdef FOLD
