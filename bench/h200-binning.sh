@@ -1328,6 +1328,12 @@ if want ballots40; then
   timeout 60 $B bench sort --n 2^20 --key u32 --values 0,4 --trials 10 --json "$OUT/ballots40-fold.json" > "$OUT/ballots40-fold.md" 2>&1
   timeout 60 $B bench multisplit --n 2^22 --key u32 --buckets 256 --values 0 --ranking stable --trials 10 --json "$OUT/ballots40-fold-ms.json" >> "$OUT/ballots40-fold.md" 2>&1
 fi
+# Session 40: ballots40's 256-way multisplit of 2^22 keys (folding) ran 0.0472 ms at 512x16
+# against session 39's 0.0374 at 512x17: the fallback's FOLD branch merge (vkprims) against
+# the build before it (vkprims-base), at both tiles, alternated.
+if want fold40; then
+  ab fold40 3 base ./target/release/vkprims-base new $B multisplit --n 2^21,2^22 --key u32 --buckets 256 --values 0 --ranking stable --binning-policy auto,512x17 --trials 10
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
