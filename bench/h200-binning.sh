@@ -1334,6 +1334,14 @@ fi
 if want fold40; then
   ab fold40 3 base ./target/release/vkprims-base new $B multisplit --n 2^21,2^22 --key u32 --buckets 256 --values 0 --ranking stable --binning-policy auto,512x17 --trials 10
 fi
+# Session 40: fold40 put the 256-way multisplit of keys at 512x17 (69 registers, one
+# workgroup an SM) 17-21% ahead of 512x16 at 2^21-2^22, where next40 had it 1.36x behind at
+# 2^26: where the crossover lies, with and without the fold, and for pairs (66 registers).
+if want small40; then
+  timeout 120 $B bench multisplit --n 2^22,2^23,2^24,2^25 --key u32 --buckets 16,256 --values 0,4 --ranking stable,atomic --binning-policy auto,512x17 --trials 10 --json "$OUT/small40-ms.json" > "$OUT/small40-ms.md" 2>&1
+  timeout 60 $B bench multisplit --n 2^22 --key u32 --buckets 256 --values 0 --ranking stable --binning-policy autoxautoxfold0,512x17xfold0 --trials 10 --json "$OUT/small40-nofold.json" > "$OUT/small40-nofold.md" 2>&1
+  timeout 90 $B bench sort --n 2^20,2^21,2^22,2^23,2^24 --key u32 --values 4 --binning-policy auto,512x17 --trials 10 --json "$OUT/small40-pairs.json" > "$OUT/small40-pairs.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
