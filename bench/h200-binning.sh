@@ -1342,6 +1342,14 @@ if want small40; then
   timeout 60 $B bench multisplit --n 2^22 --key u32 --buckets 256 --values 0 --ranking stable --binning-policy autoxautoxfold0,512x17xfold0 --trials 10 --json "$OUT/small40-nofold.json" > "$OUT/small40-nofold.md" 2>&1
   timeout 90 $B bench sort --n 2^20,2^21,2^22,2^23,2^24 --key u32 --values 4 --binning-policy auto,512x17 --trials 10 --json "$OUT/small40-pairs.json" > "$OUT/small40-pairs.md" 2>&1
 fi
+# Session 40: small40 had the stable 256-way multisplit of 2^22 keys (512 tiles of 512x16)
+# at 0.0453 ms folding and 0.0428 not, and 0.0374 at 512x17 folding (482 tiles): the fold
+# limit and the tile for the multisplit's keys where it folds, twice.
+if want msfold40; then
+  for r in 1 2; do
+    timeout 120 $B bench multisplit --n 2^20,2^21,3145728,2^22 --key u32 --buckets 16,256 --values 0 --ranking stable,atomic --binning-policy auto,autoxautoxfold0,autoxautoxfold256,512x17,512x17xfold0 --trials 10 --json "$OUT/msfold40-$r.json" > "$OUT/msfold40-$r.md" 2>&1
+  done
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
