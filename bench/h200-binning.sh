@@ -1350,6 +1350,12 @@ if want msfold40; then
     timeout 120 $B bench multisplit --n 2^20,2^21,3145728,2^22 --key u32 --buckets 16,256 --values 0 --ranking stable,atomic --binning-policy auto,autoxautoxfold0,autoxautoxfold256,512x17,512x17xfold0 --trials 10 --json "$OUT/msfold40-$r.json" > "$OUT/msfold40-$r.md" 2>&1
   done
 fi
+# Session 40's final build (the stable multisplit of keys at 512x17 where it folds there):
+# selftest at width 32 and the multisplit's default at the sizes the rule changed.
+if want final40; then
+  timeout 100 $B selftest > "$OUT/final40-selftest.md" 2>&1
+  timeout 40 $B bench multisplit --n 2^21,2^22,2^23 --key u32 --buckets 16,256 --values 0 --ranking stable,atomic --trials 10 --json "$OUT/final40-ms.json" > "$OUT/final40-ms.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

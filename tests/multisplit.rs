@@ -190,20 +190,47 @@ fn shared_memory_peer_matching() {
 #[test]
 fn fold_defaults() {
     // By default tile 0 scans the bucket offsets (BinningPolicy::fold_max_tiles) in passes of
-    // up to 512 tiles of keys alone and up to 256 with values; a multisplit keeps the tile
-    // of its element size (512x16 where the device allows, not the keys sort's 512x17).
+    // up to 512 tiles of keys alone and up to 256 with values. Stable passes of keys alone
+    // take the keys sort's tile (512x17 where the device allows) wherever they fold at it
+    // (BinningKernel::fold_keys_tile); other passes keep the tile of their element size
+    // (512x16).
     let ctx = common::ctx();
-    let folds = |value_bytes: u32, tiles: u64| {
-        let mut d = MultisplitDesc::new(KeyType::U32, 1, BucketSource::Bits { lo: 0, hi: 8 });
+    let plan = |value_bytes: u32, ranking: Ranking, n: u64, policy: &str| {
+        let mut d = MultisplitDesc::new(KeyType::U32, n, BucketSource::Bits { lo: 0, hi: 8 });
         d.value_bytes = value_bytes;
-        d.n = tiles * MultisplitPlan::new(&ctx, d.clone()).unwrap().tile_keys();
+        d.ranking = ranking;
+        d.policy = BinningPolicy::parse(policy).unwrap();
         let plan = MultisplitPlan::new(&ctx, d).unwrap();
-        let sort = SortPlan::new(&ctx, SortDesc::new(KeyType::U32, plan.desc().n)).unwrap();
-        assert!(plan.tile_keys() < sort.tile_keys(), "{} against {}", plan.policy_label(), sort.policy_label());
-        plan.policy_label().contains("offsets by tile 0")
+        (plan.tile_keys(), plan.policy_label().contains("offsets by tile 0"), plan.policy_label())
     };
-    assert!(folds(0, 512) && !folds(0, 513));
-    assert!(folds(4, 256) && !folds(4, 257));
+    let keys_tile = SortPlan::new(&ctx, SortDesc::new(KeyType::U32, 1)).unwrap().tile_keys();
+    let tile = plan(0, Ranking::Atomic, 1, "auto").0;
+    assert!(tile < keys_tile, "{tile} against {keys_tile}");
+    // Stable, keys alone: the keys sort's tile while it folds there, then the smaller tile,
+    // with which it no longer folds; not folding (`xfold0`), the smaller tile.
+    for (n, want_tile, want_fold, policy) in [
+        (1, keys_tile, true, "auto"),
+        (512 * keys_tile, keys_tile, true, "auto"),
+        (512 * keys_tile + 1, tile, false, "auto"),
+        (keys_tile, tile, false, "autoxautoxfold0"),
+        (2 * keys_tile, keys_tile, true, "autoxautoxfold2"),
+        (2 * keys_tile + 1, tile, false, "autoxautoxfold2"),
+    ] {
+        let (got_tile, fold, label) = plan(0, Ranking::Stable, n, policy);
+        assert_eq!((got_tile, fold), (want_tile, want_fold), "n {n} {policy}: {label}");
+    }
+    // Atomic, keys alone: the smaller tile, folding up to 512 tiles.
+    assert_eq!(plan(0, Ranking::Atomic, 512 * tile, "auto").1, true);
+    assert_eq!(plan(0, Ranking::Atomic, 512 * tile + 1, "auto").1, false);
+    // With values: their own tile at every size, folding up to 256 tiles.
+    for ranking in [Ranking::Stable, Ranking::Atomic] {
+        let pair_tile = plan(4, ranking, 1, "auto").0;
+        for (tiles, want) in [(256, true), (257, false)] {
+            let (got_tile, fold, label) = plan(4, ranking, tiles * pair_tile, "auto");
+            assert_eq!((got_tile, fold), (pair_tile, want), "{tiles} tiles: {label}");
+        }
+    }
+    common::assert_no_validation_messages(&ctx);
 }
 
 #[test]

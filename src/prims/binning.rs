@@ -393,7 +393,10 @@ impl BinningPolicy {
     /// 5.2987, 480x17 5.4655; at 2^26 1.3750-1.3801 against 1.4115, 448x20 1.3841-1.3923,
     /// 480x18 1.3975, 512x18 1.7651; at 2^20 0.0488 against 0.0486
     /// (bench/results/h200/binning/session39/2-items39). The multisplit and the permutation,
-    /// whose passes count early, keep [`BinningPolicy::AUTO_TILE`] (512x17 not measured there).
+    /// whose passes count early, keep [`BinningPolicy::AUTO_TILE`] (the multisplit's keys at
+    /// 512x17 take 69 registers, one workgroup an SM: 0.5687 ms at 2^26 against 0.4248,
+    /// session40/1-next40), except the multisplit's stable passes of keys alone where they
+    /// fold ([`BinningKernel::fold_keys_tile`]).
     pub const KEYS_SORT_TILE: (u32, u32) = (512, 17);
     /// The default tile of 4-byte pairs with the planes in sequence
     /// ([`BinningPolicy::sequential_planes`]): 448x16 (70 registers, two workgroups an H200
@@ -589,6 +592,14 @@ pub(crate) struct BinningKernel<'a> {
     /// [`BinningPolicy::LATE_MIN_TILES`] tiles ([`BinningPolicy::late_counts`]), and 4-byte
     /// keys take [`BinningPolicy::KEYS_SORT_TILE`].
     pub keys_sort: bool,
+    /// Stable passes of 4-byte keys alone take [`BinningPolicy::KEYS_SORT_TILE`] where tile 0
+    /// scans the bucket offsets at that tile (the multisplit). H200, stable 16- and 256-way
+    /// multisplits of 2^21 to 2^22 keys: 512x17 folding 0.0215-0.0374 ms against 0.0248-0.0404
+    /// at 512x16 without folding and 0.0262-0.0456 folding (its 69 registers give one
+    /// workgroup an SM, yet these passes, whose tiles all wait on tile 0, run faster); tied at
+    /// 2^20; 1.3x slower from 2^23, where neither folds; atomic passes lose at 512x17
+    /// (bench/results/h200/binning/session40/5-msfold40).
+    pub fold_keys_tile: bool,
 }
 
 impl BinningPass {
@@ -632,34 +643,47 @@ impl BinningPass {
         let words = (input.key.bytes() as u32 + input.value_bytes) / 4;
         let one_plane = kernel.role & ROLE_ONE_PLANE != 0;
         let sequential = p.sequential_planes && p.reload && !p.stage_all && !one_plane && input.key.bytes() == 4 && input.value_bytes == 4;
-        let (workgroup_size, items) = p.tile_for(words, sequential, kernel.keys_sort);
         let info = ctx.info();
-        let workgroup_size = fit_workgroup(workgroup_size, min_sg, sg.max_size, info.max_workgroup_invocations, sg.max_workgroup_subgroups);
-        if workgroup_size % sg.max_size.max(min_sg) != 0 || workgroup_size / min_sg > MAX_SUBGROUPS {
-            return invalid(format!("{what}: no workgroup size fits subgroup sizes {}..{}", sg.min_size, sg.max_size));
-        }
         // Shared memory: the larger of the counter rows and the staged word planes of the
         // tile (one, or all of them with `stage_all` or `reload`, unless staged in sequence).
         let planes = if (p.stage_all || p.reload) && !one_plane && !sequential { words } else { 1 };
         let shared_words = info.max_shared_memory_bytes / 4;
-        // Mask rows too when peers are matched in shared memory: only at <= 32 lanes, and
-        // only where both rows fit (else ballots; the pass's label says which ran).
-        let counter_words = workgroup_size / min_sg * 256;
-        let shared_match = p.peer_match == PeerMatch::Shared
-            && ranking == Ranking::Stable
-            && input.subgroup_size.unwrap_or(sg.max_size) <= 32
-            && 2 * counter_words + FIXED_SHARED_WORDS <= shared_words;
-        let rows = counter_words * if shared_match { 2 } else { 1 };
         // One plane (the permutation's passes) or planes in sequence: a word per 32 staged
         // words too (s_blk; one word elsewhere, counted for every kernel).
         let blk = |stage: u32| if one_plane || sequential { stage / 32 + 1 } else { 1 };
-        let fit = shared_words.saturating_sub(FIXED_SHARED_WORDS + blk(0)) * 32 / (32 * planes + blk(32) - blk(0)) / workgroup_size;
-        // A position in the tile takes 16 bits of the kernel's per-element word.
-        let items = items.min(fit).min(MAX_TILE / workgroup_size);
-        let stage_words = rows.max(workgroup_size * items * planes);
-        if items == 0 || stage_words + blk(stage_words) + FIXED_SHARED_WORDS > shared_words {
-            return invalid(format!("{what}: a workgroup of {workgroup_size} does not fit in {} bytes of shared memory", shared_words * 4));
+        // The tile asked for, fitted to the device: (workgroup, items, shared match, stage words).
+        let fit_tile = |(workgroup_size, items): (u32, u32)| -> Result<(u32, u32, bool, u32)> {
+            let workgroup_size = fit_workgroup(workgroup_size, min_sg, sg.max_size, info.max_workgroup_invocations, sg.max_workgroup_subgroups);
+            if workgroup_size % sg.max_size.max(min_sg) != 0 || workgroup_size / min_sg > MAX_SUBGROUPS {
+                return invalid(format!("{what}: no workgroup size fits subgroup sizes {}..{}", sg.min_size, sg.max_size));
+            }
+            // Mask rows too when peers are matched in shared memory: only at <= 32 lanes, and
+            // only where both rows fit (else ballots; the pass's label says which ran).
+            let counter_words = workgroup_size / min_sg * 256;
+            let shared_match = p.peer_match == PeerMatch::Shared
+                && ranking == Ranking::Stable
+                && input.subgroup_size.unwrap_or(sg.max_size) <= 32
+                && 2 * counter_words + FIXED_SHARED_WORDS <= shared_words;
+            let rows = counter_words * if shared_match { 2 } else { 1 };
+            let fit = shared_words.saturating_sub(FIXED_SHARED_WORDS + blk(0)) * 32 / (32 * planes + blk(32) - blk(0)) / workgroup_size;
+            // A position in the tile takes 16 bits of the kernel's per-element word.
+            let items = items.min(fit).min(MAX_TILE / workgroup_size);
+            let stage_words = rows.max(workgroup_size * items * planes);
+            if items == 0 || stage_words + blk(stage_words) + FIXED_SHARED_WORDS > shared_words {
+                return invalid(format!("{what}: a workgroup of {workgroup_size} does not fit in {} bytes of shared memory", shared_words * 4));
+            }
+            Ok((workgroup_size, items, shared_match, stage_words))
+        };
+        // Where tile 0 scans the bucket offsets, without totals (BinningPolicy::fold_max_tiles).
+        let fold_limit = p.fold_max_tiles.unwrap_or(kernel.fold_max_tiles) as u64;
+        let mut fitted = fit_tile(p.tile_for(words, sequential, kernel.keys_sort))?;
+        if kernel.fold_keys_tile && ranking == Ranking::Stable && words == 1 && !kernel.totals {
+            let keys = fit_tile(p.tile_for(words, sequential, true))?;
+            if input.n.div_ceil(keys.0 as u64 * keys.1 as u64) <= fold_limit {
+                fitted = keys;
+            }
         }
+        let (workgroup_size, items, shared_match, stage_words) = fitted;
         let tile = workgroup_size as u64 * items as u64;
         let value_chunk = p.value_chunk.min(items);
         let tiles = input.n.div_ceil(tile);
@@ -672,7 +696,7 @@ impl BinningPass {
         let fold = match (p.fold_max_tiles, kernel.totals) {
             (Some(max), _) => tiles <= max as u64,
             (None, true) => totals_fit,
-            (None, false) => tiles <= kernel.fold_max_tiles as u64,
+            (None, false) => tiles <= fold_limit,
         };
         let totals = totals_fit && fold;
         // Each pass binds its look-back words (one per bucket per tile) as one range.

@@ -192,7 +192,7 @@ impl SortPlan {
             ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
         let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
         // (`fold_max_tiles` serves the permutation's passes, which have no totals variants.)
-        let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings: 6, push_bytes: 20, role: 0, totals: roles.is_none(), fold_max_tiles: 512, keys_sort: roles.is_none() && desc.value_bytes == 0 };
+        let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings: 6, push_bytes: 20, role: 0, totals: roles.is_none(), fold_max_tiles: 512, keys_sort: roles.is_none() && desc.value_bytes == 0, fold_keys_tile: false };
         // A sort's own passes take whole bytes where its last digit does (only the last can
         // be narrower), and then mask them with a constant, except 8-byte keys with values
         // (H200, 2^26: u32 keys 1.438 ms against 1.450, pairs 2.012 against 2.025-2.030,
