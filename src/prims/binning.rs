@@ -677,10 +677,13 @@ impl BinningPass {
         // Where tile 0 scans the bucket offsets, without totals (BinningPolicy::fold_max_tiles).
         let fold_limit = p.fold_max_tiles.unwrap_or(kernel.fold_max_tiles) as u64;
         let mut fitted = fit_tile(p.tile_for(words, sequential, kernel.keys_sort))?;
+        // Stable passes of 4-byte keys alone (the multisplit's) take the keys sort's tile where
+        // they fold at it (BinningKernel::fold_keys_tile); where it does not fit, the default stays.
         if kernel.fold_keys_tile && ranking == Ranking::Stable && words == 1 && !kernel.totals {
-            let keys = fit_tile(p.tile_for(words, sequential, true))?;
-            if input.n.div_ceil(keys.0 as u64 * keys.1 as u64) <= fold_limit {
-                fitted = keys;
+            if let Ok(keys) = fit_tile(p.tile_for(words, sequential, true)) {
+                if input.n.div_ceil(keys.0 as u64 * keys.1 as u64) <= fold_limit {
+                    fitted = keys;
+                }
             }
         }
         let (workgroup_size, items, shared_match, stage_words) = fitted;
