@@ -191,9 +191,9 @@ fn shared_memory_peer_matching() {
 fn fold_defaults() {
     // By default tile 0 scans the bucket offsets (BinningPolicy::fold_max_tiles) in passes of
     // up to 512 tiles of keys alone and up to 256 with values. Stable passes of keys alone
-    // take the keys sort's tile (512x17 where the device allows) wherever they fold at it
-    // (BinningKernel::fold_keys_tile); other passes keep the tile of their element size
-    // (512x16).
+    // bucketed by a bit field take the keys sort's tile (512x17 where the device allows)
+    // wherever they fold at it (BinningKernel::fold_keys_tile); other passes keep the tile of
+    // their element size (512x16).
     let ctx = common::ctx();
     let plan = |value_bytes: u32, ranking: Ranking, n: u64, policy: &str| {
         let mut d = MultisplitDesc::new(KeyType::U32, n, BucketSource::Bits { lo: 0, hi: 8 });
@@ -218,6 +218,11 @@ fn fold_defaults() {
     ] {
         let (got_tile, fold, label) = plan(0, Ranking::Stable, n, policy);
         assert_eq!((got_tile, fold), (want_tile, want_fold), "n {n} {policy}: {label}");
+    }
+    // Buckets from ids or splitters (not measured at 512x17): the smaller tile.
+    for source in [BucketSource::Ids { buckets: 256 }, BucketSource::Splitters { count: 15 }] {
+        let plan = MultisplitPlan::new(&ctx, MultisplitDesc::new(KeyType::U32, 1, source)).unwrap();
+        assert_eq!(plan.tile_keys(), tile, "{}", plan.policy_label());
     }
     // Atomic, keys alone: the smaller tile, folding up to 512 tiles.
     assert_eq!(plan(0, Ranking::Atomic, 512 * tile, "auto").1, true);

@@ -395,8 +395,8 @@ impl BinningPolicy {
     /// (bench/results/h200/binning/session39/2-items39). The multisplit and the permutation,
     /// whose passes count early, keep [`BinningPolicy::AUTO_TILE`] (the multisplit's keys at
     /// 512x17 take 69 registers, one workgroup an SM: 0.5687 ms at 2^26 against 0.4248,
-    /// session40/1-next40), except the multisplit's stable passes of keys alone where they
-    /// fold ([`BinningKernel::fold_keys_tile`]).
+    /// session40/1-next40), except the multisplit's stable passes of keys alone by a bit field
+    /// where they fold ([`BinningKernel::fold_keys_tile`]).
     pub const KEYS_SORT_TILE: (u32, u32) = (512, 17);
     /// The default tile of 4-byte pairs with the planes in sequence
     /// ([`BinningPolicy::sequential_planes`]): 448x16 (70 registers, two workgroups an H200
@@ -593,7 +593,7 @@ pub(crate) struct BinningKernel<'a> {
     /// keys take [`BinningPolicy::KEYS_SORT_TILE`].
     pub keys_sort: bool,
     /// Stable passes of 4-byte keys alone take [`BinningPolicy::KEYS_SORT_TILE`] where tile 0
-    /// scans the bucket offsets at that tile (the multisplit). H200, stable 16- and 256-way
+    /// scans the bucket offsets at that tile (the multisplit by a bit field). H200, stable 16- and 256-way
     /// multisplits of 2^21 to 2^22 keys: 512x17 folding 0.0215-0.0374 ms against 0.0248-0.0404
     /// at 512x16 without folding and 0.0262-0.0456 folding (its 69 registers give one
     /// workgroup an SM, yet these passes, whose tiles all wait on tile 0, run faster); tied at

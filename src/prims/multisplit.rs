@@ -214,7 +214,8 @@ impl MultisplitPlan {
             totals: false,
             fold_max_tiles: if desc.value_bytes == 0 { 512 } else { 256 },
             keys_sort: false,
-            fold_keys_tile: true,
+            // (Measured with bit-field buckets only; ids and splitters keep their tile.)
+            fold_keys_tile: matches!(desc.source, BucketSource::Bits { .. }),
         };
         let pass = BinningPass::new(ctx, &what, input, desc.force_fallback_period, &desc.policy, desc.ranking, kernel)?;
         let histogram = ctx.pipeline(PipelineKey {
