@@ -1356,6 +1356,22 @@ if want final40; then
   timeout 100 $B selftest > "$OUT/final40-selftest.md" 2>&1
   timeout 40 $B bench multisplit --n 2^21,2^22,2^23 --key u32 --buckets 16,256 --values 0 --ranking stable,atomic --trials 10 --json "$OUT/final40-ms.json" > "$OUT/final40-ms.md" 2>&1
 fi
+# Queued in session 40 (no device time left): does the pairs' value traffic overlap the keys'
+# work when other workgroups move it (FINDINGS, session 40's open idea)? Debug bit 7
+# (`xskip128`, timing only: values land unpermuted, so validation fails) dispatches twice the
+# tiles, odd workgroups copying a tile of values, even ones the key tiles without a value
+# round. Against the default pairs and a keys sort whose passes rank as the pairs' do
+# (stable, early counts, 512x16, no class steps). Near the keys' time: worth building the
+# value tiles; near the pairs': not.
+if want vtiles41; then
+  pair_regs $B auto,autoxautoxskip128 vtiles41-regs.md
+  for r in 1 2; do
+    timeout 150 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,autoxautoxskip128 --trials 10 --profile --json "$OUT/vtiles41-26-$r.json" > "$OUT/vtiles41-26-$r.md" 2>&1
+  done
+  timeout 100 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy 512x16xstablefirstxnocsxearly,auto --trials 10 --profile --json "$OUT/vtiles41-keys26.json" > "$OUT/vtiles41-keys26.md" 2>&1
+  timeout 200 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,autoxautoxskip128 --trials 10 --profile --json "$OUT/vtiles41-28.json" > "$OUT/vtiles41-28.md" 2>&1
+  timeout 150 $B bench sort --n 2^28 --key u32 --values 0 --binning-policy 512x16xstablefirstxnocsxearly --trials 10 --profile --json "$OUT/vtiles41-keys28.json" > "$OUT/vtiles41-keys28.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

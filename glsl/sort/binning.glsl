@@ -418,6 +418,22 @@ void binning_pass() {
     // (The permutation of indices' default mode keeps the ticket: src/prims/perm.rs.)
     if (TILE_TICKETS == 0u) {
         tile = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+#if VALUE_WORDS > 0
+        // Debug bit 7 (timing only; the values land unpermuted): the host dispatches twice the
+        // tiles; odd workgroups copy a tile of values in input order (a pass's value traffic,
+        // moved by other workgroups than the keys'), even ones rank and scatter the keys of
+        // tile id / 2 with no value round (planes in sequence only).
+        if ((DEBUG_SKIP & 128u) != 0u) {
+            if ((tile & 1u) != 0u) {
+                [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+                    uint i = key_index(tile >> 1, j);
+                    if (i < pc.n) vals_out[i] = val_at(i);
+                }
+                return;
+            }
+            tile >>= 1;
+        }
+#endif
         if (lid == 0u) {
             s_tile = tile;  // read after later barriers
             s_stuck[0] = 0u;

@@ -114,7 +114,7 @@ void scatter_planes(uint tile, uint count) {
         VAL first_vals[FIRST_VALS];
         [[unroll]] for (uint j = 0u; j < FIRST_VALS; ++j) {
             uint i = key_index(early_tile, j);
-            first_vals[j] = i < pc.n ? val_at(i) : VAL(0);
+            first_vals[j] = i < pc.n && (DEBUG_SKIP & 128u) == 0u ? val_at(i) : VAL(0);
         }
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
             uint i = r * wg + gl_LocalInvocationIndex;
@@ -124,6 +124,7 @@ void scatter_planes(uint tile, uint count) {
             pd[r / 4u] |= b << (8u * (r % 4u));
             if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) key_out(s_glob[b] + i, k);
         }
+        if ((DEBUG_SKIP & 128u) != 0u) return;  // the values move in other workgroups
         // Values, read now (first time), staged in the same words. The tile is read from
         // shared memory again, after the barrier, so the driver cannot hoist the loads into
         // the key scatter (where they would hold ITEMS more registers).

@@ -137,7 +137,10 @@ pub struct BinningPolicy {
     /// ranks with uvec4 ballots even at 32 lanes or fewer, so tests reach the wide-subgroup
     /// path; bit 6 makes the atomic ranking take a tile's steps last to first, so tests see
     /// its order within a bucket leave input order on devices whose atomics keep it
-    /// (lavapipe).
+    /// (lavapipe). Bit 7 (4-byte pairs, planes in sequence, index tiles; values left
+    /// unpermuted): twice the workgroups, the odd ones copying a tile of values each, the
+    /// even ones the key tiles without their value round: whether the value traffic overlaps
+    /// the keys' work when other workgroups move it.
     #[serde(default)]
     pub debug_skip: u32,
     /// Sorts only, where the device has VK_KHR_shader_clock: time the binning pass's phases
@@ -787,6 +790,10 @@ impl BinningPass {
 
     pub fn tile_keys(&self) -> u64 {
         self.workgroup_size as u64 * self.items as u64
+    }
+    /// Workgroups to dispatch: a tile each (twice the tiles for debug bit 7's value copies).
+    pub fn workgroups(&self) -> u32 {
+        if self.debug_skip & 128 != 0 { 2 * self.tiles } else { self.tiles }
     }
     /// "tile 7680 (512x15, partitioned)": for result rows.
     pub fn label(&self) -> String {

@@ -456,7 +456,7 @@ impl MultisplitPlan {
             let state = scratch.state.sub(0, self.state_bytes());
             let push: [u32; 5] = [self.desc.n as u32, self.pass.tiles, shift, bits, b];
             let bufs = [keys_in.sub(0, kb), keys_out.sub(0, kb), vi.sub(0, vb.min(vi.size)), vo.sub(0, vb.min(vo.size)), hist, state, aux_slice];
-            rec.dispatch_count(&self.pass.pipeline, &bufs, bytemuck::bytes_of(&push), self.pass.tiles)?;
+            rec.dispatch_count(&self.pass.pipeline, &bufs, bytemuck::bytes_of(&push), self.pass.workgroups())?;
         }
         if let Some(o) = offsets_out {
             // Offsets 0..B from the scanned histogram (or the pass's tile 0), then n.

@@ -496,7 +496,7 @@ impl SortPlan {
                 return invalid(format!("{}: pass {p}'s look-back state outgrows its region (a vkprims bug)", self.desc.label()));
             }
             let push: [u32; 5] = [self.desc.n as u32, pass.tiles, lo + 8 * p, bits, p];
-            rec.dispatch_count(&pass.pipeline, &[ks, kd, vs, vd, hist, state], bytemuck::bytes_of(&push), pass.tiles)?;
+            rec.dispatch_count(&pass.pipeline, &[ks, kd, vs, vd, hist, state], bytemuck::bytes_of(&push), pass.workgroups())?;
             // A pass that folds writes its digit offsets, which the next pass's class rounds
             // read (the kernel's binding is writable either way).
             rec.barrier(&[kd, vd, hist], Access::ComputeWrite, Access::ComputeReadWrite, "sort: a pass's output and digit offsets are the next pass's input");
