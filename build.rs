@@ -75,10 +75,16 @@ fn variants() -> Vec<Variant> {
             }
         }
     }
-    // Multisplit into more than 256 buckets by ids or splitters: the sort payload (ids from
-    // splitters, input indices), and the gather by sorted index.
+    // Multisplit into more than 256 buckets: the offsets from the sorted buckets; by ids or
+    // splitters, the sort payload (ids from splitters, input indices) and the gather by sorted
+    // index.
     for k64 in [0, 1] {
         let kw = if k64 == 1 { "k64" } else { "k32" };
+        v.push(Variant {
+            name: format!("multisplit_bounds_{kw}"),
+            file: "multisplit/bounds.comp",
+            defines: vec![("KEY64", k64.to_string()), ("VALUE_WORDS", "0".into())],
+        });
         v.push(Variant {
             name: format!("multisplit_ids_{kw}"),
             file: "multisplit/ids.comp",

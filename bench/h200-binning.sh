@@ -1372,6 +1372,19 @@ if want vtiles41; then
   timeout 200 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,autoxautoxskip128 --trials 10 --profile --json "$OUT/vtiles41-28.json" > "$OUT/vtiles41-28.md" 2>&1
   timeout 150 $B bench sort --n 2^28 --key u32 --values 0 --binning-policy 512x16xstablefirstxnocsxearly --trials 10 --profile --json "$OUT/vtiles41-keys28.json" > "$OUT/vtiles41-keys28.md" 2>&1
 fi
+# Session 41: every README row from one build, in two commands (final41a, final41b), each
+# with the anchors, so the table's rows and their CUB and torch rows come from the same runs.
+if want final41a; then
+  timeout 150 $B bench sort --n 2^20,2^22,2^24,2^26,2^28 --key u32 --values 0,4 --trials 10 --json "$OUT/final41-sort.json" > "$OUT/final41-sort.md" 2>&1
+  timeout 60 $B bench sort --n 2^27 --key u64 --values 0 --trials 10 --json "$OUT/final41-u64.json" > "$OUT/final41-u64.md" 2>&1
+  timeout 200 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 0,4 --ranking stable,atomic --trials 10 --json "$OUT/final41-ms28.json" > "$OUT/final41-ms28.md" 2>&1
+fi
+if want final41b; then
+  timeout 100 $B bench multisplit --n 2^26 --key u32 --buckets 2,16,256 --values 0 --ranking stable,atomic --trials 10 --json "$OUT/final41-ms26.json" > "$OUT/final41-ms26.md" 2>&1
+  timeout 90 $B bench multisplit --n 2^26 --key u32 --buckets 4096 --values 0 --ranking stable,atomic --trials 10 --json "$OUT/final41-ms4096.json" > "$OUT/final41-ms4096.md" 2>&1
+  timeout 120 $B bench perm --n 2^24,2^28 --values 0 --ranking atomic,stable --trials 10 --json "$OUT/final41-perm.json" > "$OUT/final41-perm.md" 2>&1
+  timeout 150 $B bench perm --n 2^28 --values 4,8 --ranking atomic,stable --trials 10 --json "$OUT/final41-permv.json" > "$OUT/final41-permv.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

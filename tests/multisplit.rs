@@ -273,6 +273,9 @@ fn composed_splits_up_to_65536_buckets() {
         check(&d, &sort_keys(KeyPattern::Random, key, n as usize, n), None);
         d.force_fallback_period = 3;
         check(&d, &sort_keys(KeyPattern::FewDistinct, key, n as usize, n + 1), None);
+        // One bucket: the offsets before it from position 0, after it from position n.
+        d.force_fallback_period = 0;
+        check(&d, &sort_keys(KeyPattern::AllEqual, key, n as usize, n + 2), None);
     }
     let e = MultisplitPlan::new(&ctx, MultisplitDesc::new(KeyType::U32, 10, BucketSource::Bits { lo: 0, hi: 17 })).err().unwrap();
     assert!(e.to_string().contains("131072 buckets"), "{e}");
@@ -284,6 +287,7 @@ fn composed_splits_up_to_65536_buckets() {
         (KeyType::I32, 65_536, 70_001, 0, 0),
         (KeyType::U64, 4099, 0, 4, 0),
         (KeyType::F32, 300, 1, 8, 1),
+        (KeyType::U32, 65_536, 40_009, 0, 1),
     ] {
         let keys = sort_keys(KeyPattern::Random, key, n as usize, n + b as u64);
         for (ranking, period) in [(Ranking::Stable, 0u32), (Ranking::Atomic, 3)] {

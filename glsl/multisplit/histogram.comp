@@ -1,15 +1,15 @@
 #version 460
-// Bucket histogram of a multisplit: workgroups stride over the elements and count in shared
-// memory (up to 256 buckets, then added into the workgroup's copy of the counters,
-// sort/hist_layout.glsl), or straight into the global counts (GLOBAL_COUNTS, for the up to
-// 65,536 buckets of a composed split); a one-pass split raises its bucket span too
-// (sort/hist_span.glsl). CPU twin: src/prims/multisplit.rs (reference).
+// Bucket histogram of a one-pass multisplit (up to 256 buckets): workgroups stride over the
+// elements, count in shared memory, then add into the workgroup's copy of the counters
+// (sort/hist_layout.glsl) and raise the bucket span (sort/hist_span.glsl). A composed split
+// takes its offsets from the sorted buckets instead (multisplit/bounds.comp).
+// CPU twin: src/prims/multisplit.rs (reference).
 #include "common/subgroup.glsl"
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint KEY_KIND = 0;
 layout(constant_id = 2) const uint DESCENDING = 0;
 layout(constant_id = 3) const uint SOURCE = 0;
-layout(constant_id = 4) const uint GLOBAL_COUNTS = 0;
+// (constant 4: unused)
 #include "sort/sort_keys.glsl"
 #include "sort/hist_layout.glsl"
 
@@ -27,18 +27,11 @@ shared uint s_hist[256];
 // sort/histogram.comp).
 const uint HIST_ITEMS = 16;
 
-void count(uint b) {
-    if (GLOBAL_COUNTS != 0u) atomicAdd(hist[b], 1u);
-    else atomicAdd(s_hist[b], 1u);
-}
-
 void main() {
     uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
-    if (GLOBAL_COUNTS == 0u) {
-        for (uint i = lid; i < 256u; i += wg) s_hist[i] = 0u;
-        span_zero();
-        barrier();
-    }
+    for (uint i = lid; i < 256u; i += wg) s_hist[i] = 0u;
+    span_zero();
+    barrier();
     uint chunk = wg * HIST_ITEMS;
     for (uint base = gl_WorkGroupID.x * chunk; base < pc.n; base += gl_NumWorkGroups.x * chunk) {
         uint b[HIST_ITEMS];
@@ -47,9 +40,8 @@ void main() {
             b[j] = i < pc.n ? bucket_from(i, keys[i]) : 0u;
         }
         [[unroll]] for (uint j = 0u; j < HIST_ITEMS; ++j)
-            if (base + j * wg + lid < pc.n) count(b[j]);
+            if (base + j * wg + lid < pc.n) atomicAdd(s_hist[b[j]], 1u);
     }
-    if (GLOBAL_COUNTS != 0u) return;
     barrier();
     uint copy = hist_copy(gl_WorkGroupID.x);
     if (SPAN == 0u) {

@@ -380,19 +380,20 @@ pub fn bench_multisplit(ctx: &Arc<Context>, arena: &mut Arena, case: &SplitCase,
         Some(e) => format!("FAILED: {e}"),
     };
     // Bytes per element: the histogram reads the keys (and ids), the split reads and writes
-    // keys and values (and reads the ids); a composed split adds its sort's histogram read
-    // and a read and write of keys and values per further pass.
+    // keys and values (and reads the ids); a composed split is its sort's histogram read and
+    // a read and write of keys and values a pass (its offsets' binary searches read about
+    // B log2 n words, not counted).
     let (kb, vb) = (key.bytes() as f64, value_bytes as f64);
     let passes = (32 - (buckets - 1).leading_zeros()).div_ceil(8) as f64;
     let bytes = match (plan.sort_scratch_bytes(), plan.index_scratch_bytes()) {
         // One pass: the histogram reads keys (and ids), the split reads keys (and ids) and
         // values and writes both.
         (None, _) => 3.0 * kb + 2.0 * vb + if aux.is_some() { 8.0 } else { 0.0 },
-        // By bit field: the histogram, then a radix sort of keys and values by those bits.
-        (Some(_), None) => kb + kb + passes * 2.0 * (kb + vb),
-        // By ids: indices written, the histogram and the sort's histogram read the ids, the
-        // sort moves (id, index) pairs, the gather reads indices and moves keys and values.
-        (Some(_), Some(_)) => 4.0 + 4.0 + 4.0 + passes * 16.0 + 4.0 + 2.0 * (kb + vb),
+        // By bit field: a radix sort of keys and values by those bits.
+        (Some(_), None) => kb + passes * 2.0 * (kb + vb),
+        // By ids: indices written, the sort's histogram reads the ids, the sort moves (id,
+        // index) pairs, the gather reads indices and moves keys and values.
+        (Some(_), Some(_)) => 4.0 + 4.0 + passes * 16.0 + 4.0 + 2.0 * (kb + vb),
     };
     let mut primitive = format!("multisplit {}", key.name());
     if value_bytes > 0 {

@@ -6,18 +6,16 @@
 //! The bucket of an element comes from a bit field of the raw key (B = 2^(hi - lo)), a u32
 //! bucket-id array (every id must be < B), or B - 1 splitters sorted by the key's order
 //! (bucket = how many splitters are <= the key; floats in IEEE 754 totalOrder). More than 256
-//! buckets from a bit field (up to 2^16) compose: a stable radix sort by those bits, the counts
-//! from a global histogram, the offsets from the exclusive scan. More buckets from ids or
-//! splitters, and the atomic ranking, are not built yet.
+//! buckets (up to 2^16) compose: a stable radix sort by bucket (of the keys by the bit field,
+//! or of (bucket id, input index) pairs whose indices then gather the elements), and the
+//! offsets by binary search of the sorted buckets.
 
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::scan::{ScanDesc, ScanKind, ScanOp, ScanPlan};
 use super::binning::{self, BinningInput, BinningKernel, BinningPass, Ranking};
 use super::sort::{order_key, KeyType, SortDesc, SortPlan, SortPolicy, SortScratch};
-use super::DType;
 use crate::error::{invalid, Result};
 use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
 
@@ -93,7 +91,7 @@ impl MultisplitDesc {
 
 /// Scratch besides the caller's buffers (allocate once, reuse).
 pub struct MultisplitScratch {
-    /// Bucket histogram and offsets (composed splits: counts, then the scan's state).
+    /// Bucket histogram and offsets (composed splits: unused, 4 bytes).
     pub hist: BufferSlice,
     /// Tile ticket and look-back words (composed splits: the sort's, in `sort`).
     pub state: BufferSlice,
@@ -107,13 +105,13 @@ pub struct MultisplitScratch {
     pub index: Option<BufferSlice>,
 }
 
-/// A split into more than 256 buckets: the bucket counts from a global histogram, the
-/// offsets from an exclusive scan, and a radix sort by bucket: of the keys themselves by the
+/// A split into more than 256 buckets: a radix sort by bucket, of the keys themselves by the
 /// bit field, or of (bucket id, input index) pairs, whose sorted indices then gather the
-/// elements (`by_index`: bucket ids or splitters).
+/// elements (`by_index`: bucket ids or splitters); then, where asked for, the offsets, where
+/// each bucket starts in the sorted buckets (`bounds`, a binary search an offset).
 struct Composed {
     sort: SortPlan,
-    scan: ScanPlan,
+    bounds: Arc<Pipeline>,
     by_index: Option<ByIndex>,
 }
 
@@ -175,14 +173,16 @@ impl MultisplitPlan {
             sd.force_fallback_period = desc.force_fallback_period;
             sd.policy = desc.policy;
             sd.ranking = desc.ranking;
-            let mut scan = ScanDesc::new(DType::U32, ScanOp::Add, ScanKind::Exclusive, b);
-            scan.pin_subgroup_size(ctx, desc.subgroup_size);
+            let key_spec = |shader: &'static str, spec: Vec<u32>, bindings: u32, push_bytes: u32| {
+                ctx.pipeline(PipelineKey { shader, spec, subgroup_size: None, bindings, push_bytes })
+            };
+            let by_ids = !matches!(desc.source, BucketSource::Bits { .. });
+            // Sorted keys (bit field) or sorted bucket ids (always 32-bit words).
+            let bounds = if desc.key.wide() && !by_ids { "multisplit_bounds_k64" } else { "multisplit_bounds_k32" };
+            let bounds = key_spec(bounds, vec![256, if by_ids { 0 } else { kind }, 0, by_ids as u32], 2, 16)?;
             let by_index = match desc.source {
                 BucketSource::Bits { .. } => None,
                 _ => {
-                    let key_spec = |shader: &'static str, spec: Vec<u32>, bindings: u32, push_bytes: u32| {
-                        ctx.pipeline(PipelineKey { shader, spec, subgroup_size: None, bindings, push_bytes })
-                    };
                     let gather = match (kw, desc.value_bytes) {
                         ("k32", 0) => "multisplit_gather_k32_v0",
                         ("k32", 4) => "multisplit_gather_k32_v1",
@@ -197,7 +197,7 @@ impl MultisplitPlan {
                     })
                 }
             };
-            Some(Composed { sort: SortPlan::new(ctx, sd)?, scan: ScanPlan::new(ctx, scan)?, by_index })
+            Some(Composed { sort: SortPlan::new(ctx, sd)?, bounds, by_index })
         } else {
             None
         };
@@ -221,7 +221,7 @@ impl MultisplitPlan {
         let histogram = ctx.pipeline(PipelineKey {
             shader: if desc.key.wide() { "multisplit_histogram_k64" } else { "multisplit_histogram_k32" },
             // The bucket span only where the pass folds (it finds a trivial split from it).
-            spec: vec![128, kind, 0, src, composed.is_some() as u32, (composed.is_none() && pass.fold) as u32],
+            spec: vec![128, kind, 0, src, 0, (composed.is_none() && pass.fold) as u32],
             subgroup_size: desc.subgroup_size,
             bindings: 3,
             push_bytes: 16,
@@ -268,15 +268,9 @@ impl MultisplitPlan {
     pub fn offsets_bytes(&self) -> u64 {
         (self.buckets() as u64 + 1) * 4
     }
-    /// Composed splits: the bucket counts' region of `hist`, rounded up so the scan state
-    /// after it starts at an offset any device can bind (minStorageBufferOffsetAlignment is at
-    /// most 256).
-    fn counts_bytes(&self) -> u64 {
-        (self.buckets() as u64 * 4).next_multiple_of(256)
-    }
     pub fn hist_bytes(&self) -> u64 {
         match &self.composed {
-            Some(c) => self.counts_bytes() + c.scan.state_bytes(),
+            Some(_) => 4,
             None => binning::UPFRONT_HIST_BYTES,
         }
     }
@@ -302,6 +296,7 @@ impl MultisplitPlan {
 
     /// A composed split by bucket ids or splitters: the input indices (and ids from
     /// splitters), a radix sort of (id, index) pairs by id, and the gather by sorted index.
+    /// Returns the sorted ids.
     #[allow(clippy::too_many_arguments)]
     fn record_by_index(
         &self,
@@ -314,7 +309,7 @@ impl MultisplitPlan {
         index: BufferSlice,
         sort_scratch: &SortScratch,
         dummy: BufferSlice,
-    ) -> Result<()> {
+    ) -> Result<BufferSlice> {
         let n = self.desc.n;
         let words = |k: u64| index.sub(k * self.index_region(), 4 * n);
         let (ids, idx, ids_sorted, idx_sorted) = (words(0), words(1), words(2), words(3));
@@ -330,7 +325,8 @@ impl MultisplitPlan {
         let (vi, vo) = values.unwrap_or((dummy, dummy));
         let vb = self.values_bytes().max(4);
         let bufs = [keys_in.sub(0, kb), keys_out.sub(0, kb), vi.sub(0, vb.min(vi.size)), vo.sub(0, vb.min(vo.size)), idx_sorted];
-        rec.dispatch_count(&bx.gather, &bufs, bytemuck::bytes_of(&(n as u32)), n.div_ceil(256) as u32)
+        rec.dispatch_count(&bx.gather, &bufs, bytemuck::bytes_of(&(n as u32)), n.div_ceil(256) as u32)?;
+        Ok(ids_sorted)
     }
 
     /// Zero the histogram and look-back state (before every split, then a barrier).
@@ -418,33 +414,29 @@ impl MultisplitPlan {
         };
         let aux_slice = aux.map_or(scratch.dummy.sub(0, 4), |a| a.sub(0, self.aux_bytes().max(4).min(a.size)));
         let kb = self.keys_bytes();
-        // The bucket counts (into `counts`: the shared-memory histogram of a one-pass split, or
-        // global counters of a composed one).
-        let histogram = |rec: &mut Recorder, counts: BufferSlice| {
-            let push: [u32; 4] = [self.desc.n as u32, shift, bits, b];
-            let groups = self.desc.n.div_ceil(HIST_CHUNK).min(self.desc.policy.histogram_groups as u64) as u32;
-            rec.dispatch(&self.histogram, &[keys_in.sub(0, kb), counts, aux_slice], bytemuck::bytes_of(&push), [groups, 1, 1])
-        };
         if let (Some(c), Some(sort_scratch)) = (&self.composed, &scratch.sort) {
-            let counts = hist.sub(0, b as u64 * 4);
-            if self.desc.n > 0 {
-                histogram(rec, counts)?;
-                match (&c.by_index, scratch.index) {
-                    (Some(bx), Some(ix)) => self.record_by_index(rec, bx, &c.sort, (keys_in, keys_out), values, aux_slice, ix, sort_scratch, scratch.dummy)?,
-                    _ => c.sort.record_sort(rec, keys_in, keys_out, values, sort_scratch)?,
+            let n = self.desc.n;
+            // The sorted buckets: the sorted keys' bit field, or the sorted bucket ids (with
+            // n = 0 nothing is read).
+            let sorted = match (&c.by_index, scratch.index) {
+                _ if n == 0 => scratch.dummy.sub(0, 4),
+                (Some(bx), Some(ix)) => self.record_by_index(rec, bx, &c.sort, (keys_in, keys_out), values, aux_slice, ix, sort_scratch, scratch.dummy)?,
+                _ => {
+                    c.sort.record_sort(rec, keys_in, keys_out, values, sort_scratch)?;
+                    keys_out.sub(0, kb)
                 }
-            }
+            };
             if let Some(o) = offsets_out {
-                let scan_state = hist.sub(self.counts_bytes(), c.scan.state_bytes());
-                let before = if self.desc.n > 0 { Access::ComputeReadWrite } else { Access::TransferWrite };
-                rec.barrier(&[counts, scan_state], before, Access::ComputeReadWrite, "multisplit: bucket counts complete before their scan");
-                c.scan.record_dispatch(rec, counts, o.sub(0, b as u64 * 4), scan_state)?;
-                rec.fill(o.sub(b as u64 * 4, 4), self.desc.n as u32);
+                // (The sort's last barrier makes its output readable here.)
+                let push: [u32; 4] = [n as u32, shift, bits, b];
+                rec.dispatch_count(&c.bounds, &[sorted, o.sub(0, self.offsets_bytes())], bytemuck::bytes_of(&push), (b as u64 + 1).div_ceil(256) as u32)?;
             }
             return Ok(());
         }
         if self.desc.n > 0 {
-            histogram(rec, hist)?;
+            let push: [u32; 4] = [self.desc.n as u32, shift, bits, b];
+            let groups = self.desc.n.div_ceil(HIST_CHUNK).min(self.desc.policy.histogram_groups as u64) as u32;
+            rec.dispatch(&self.histogram, &[keys_in.sub(0, kb), hist, aux_slice], bytemuck::bytes_of(&push), [groups, 1, 1])?;
             rec.barrier(&[hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "multisplit: histogram complete before the scan");
             // (A pass that folds scans the offsets in its tile 0.)
             if !self.pass.fold {
