@@ -279,8 +279,9 @@ fn composed_splits_up_to_65536_buckets() {
     }
     let e = MultisplitPlan::new(&ctx, MultisplitDesc::new(KeyType::U32, 10, BucketSource::Bits { lo: 0, hi: 17 })).err().unwrap();
     assert!(e.to_string().contains("131072 buckets"), "{e}");
-    // By bucket ids and by splitters: a sort of (id, index) pairs and a gather; skewed and
-    // empty buckets, the forced fallback, both rankings.
+    // By bucket ids and by splitters: a sort of (id, key) pairs for keys alone (4- and 8-byte
+    // keys), else of (id, index) pairs and a gather; skewed and empty buckets, the forced
+    // fallback, both rankings.
     for (key, b, n, value_bytes, shape) in [
         (KeyType::U32, 257u32, 30_011u64, 4u32, 0u32),
         (KeyType::F64, 1000, 50_003, 8, 2),
@@ -288,6 +289,7 @@ fn composed_splits_up_to_65536_buckets() {
         (KeyType::U64, 4099, 0, 4, 0),
         (KeyType::F32, 300, 1, 8, 1),
         (KeyType::U32, 65_536, 40_009, 0, 1),
+        (KeyType::I64, 5000, 30_011, 0, 2),
     ] {
         let keys = sort_keys(KeyPattern::Random, key, n as usize, n + b as u64);
         for (ranking, period) in [(Ranking::Stable, 0u32), (Ranking::Atomic, 3)] {

@@ -391,8 +391,11 @@ pub fn bench_multisplit(ctx: &Arc<Context>, arena: &mut Arena, case: &SplitCase,
         (None, _) => 3.0 * kb + 2.0 * vb + if aux.is_some() { 8.0 } else { 0.0 },
         // By bit field: a radix sort of keys and values by those bits.
         (Some(_), None) => kb + passes * 2.0 * (kb + vb),
-        // By ids: indices written, the sort's histogram reads the ids, the sort moves (id,
-        // index) pairs, the gather reads indices and moves keys and values.
+        // By ids, keys alone: the sort's histogram reads the ids, the sort moves (id, key)
+        // pairs.
+        (Some(_), Some(_)) if value_bytes == 0 => 4.0 + passes * 2.0 * (4.0 + kb),
+        // By ids with values: indices written, the sort's histogram reads the ids, the sort
+        // moves (id, index) pairs, the gather reads indices and moves keys and values.
         (Some(_), Some(_)) => 4.0 + 4.0 + passes * 16.0 + 4.0 + 2.0 * (kb + vb),
     };
     let mut primitive = format!("multisplit {}", key.name());

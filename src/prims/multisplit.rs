@@ -106,9 +106,10 @@ pub struct MultisplitScratch {
 }
 
 /// A split into more than 256 buckets: a radix sort by bucket, of the keys themselves by the
-/// bit field, or of (bucket id, input index) pairs, whose sorted indices then gather the
-/// elements (`by_index`: bucket ids or splitters); then, where asked for, the offsets, where
-/// each bucket starts in the sorted buckets (`bounds`, a binary search an offset).
+/// bit field, or by bucket id (`by_index`: bucket ids or splitters) of (id, key) pairs for keys
+/// alone, else of (id, input index) pairs whose sorted indices then gather the elements; then,
+/// where asked for, the offsets, where each bucket starts in the sorted buckets (`bounds`, a
+/// binary search an offset).
 struct Composed {
     sort: SortPlan,
     bounds: Arc<Pipeline>,
@@ -117,9 +118,11 @@ struct Composed {
 
 /// The kernels of a composed split by bucket ids or splitters.
 struct ByIndex {
-    /// Input indices (and, from splitters, the bucket ids).
-    prepare: Arc<Pipeline>,
-    gather: Arc<Pipeline>,
+    /// Input indices (none for keys alone) and, from splitters, the bucket ids: none for keys
+    /// alone by ids.
+    prepare: Option<Arc<Pipeline>>,
+    /// The elements by sorted index (none for keys alone: the sort moved them).
+    gather: Option<Arc<Pipeline>>,
 }
 
 pub struct MultisplitPlan {
@@ -161,10 +164,11 @@ impl MultisplitPlan {
                     sd.bits = (lo, hi);
                     sd
                 }
-                // (bucket id, input index) pairs, by the bits a bucket id can have.
+                // (bucket id, key) pairs for keys alone (no gather), else (bucket id, input
+                // index) pairs, by the bits a bucket id can have.
                 _ => {
                     let mut sd = SortDesc::new(KeyType::U32, desc.n);
-                    sd.value_bytes = 4;
+                    sd.value_bytes = if desc.value_bytes == 0 { desc.key.bytes() as u32 } else { 4 };
                     sd.bits = (0, 64 - (b - 1).leading_zeros());
                     sd
                 }
@@ -183,6 +187,8 @@ impl MultisplitPlan {
             let by_index = match desc.source {
                 BucketSource::Bits { .. } => None,
                 _ => {
+                    let keys_alone = desc.value_bytes == 0;
+                    let from_splitters = matches!(desc.source, BucketSource::Splitters { .. });
                     let gather = match (kw, desc.value_bytes) {
                         ("k32", 0) => "multisplit_gather_k32_v0",
                         ("k32", 4) => "multisplit_gather_k32_v1",
@@ -191,9 +197,13 @@ impl MultisplitPlan {
                         (_, 4) => "multisplit_gather_k64_v1",
                         _ => "multisplit_gather_k64_v2",
                     };
+                    let prepare = if desc.key.wide() { "multisplit_ids_k64" } else { "multisplit_ids_k32" };
                     Some(ByIndex {
-                        prepare: key_spec(if desc.key.wide() { "multisplit_ids_k64" } else { "multisplit_ids_k32" }, vec![256, kind, 0, src], 4, 16)?,
-                        gather: key_spec(gather, vec![256, kind, 0], 5, 4)?,
+                        prepare: match (keys_alone, from_splitters) {
+                            (true, false) => None,
+                            _ => Some(key_spec(prepare, vec![256, kind, 0, src, !keys_alone as u32], 4, 16)?),
+                        },
+                        gather: if keys_alone { None } else { Some(key_spec(gather, vec![256, kind, 0], 5, 4)?) },
                     })
                 }
             };
@@ -294,9 +304,9 @@ impl MultisplitPlan {
         (4 * self.desc.n).max(4).next_multiple_of(256)
     }
 
-    /// A composed split by bucket ids or splitters: the input indices (and ids from
-    /// splitters), a radix sort of (id, index) pairs by id, and the gather by sorted index.
-    /// Returns the sorted ids.
+    /// A composed split by bucket ids or splitters: the ids from splitters; then for keys
+    /// alone a radix sort of (id, key) pairs by id, else of (id, input index) pairs and the
+    /// gather by sorted index. Returns the sorted ids.
     #[allow(clippy::too_many_arguments)]
     fn record_by_index(
         &self,
@@ -314,18 +324,25 @@ impl MultisplitPlan {
         let words = |k: u64| index.sub(k * self.index_region(), 4 * n);
         let (ids, idx, ids_sorted, idx_sorted) = (words(0), words(1), words(2), words(3));
         let kb = self.keys_bytes();
-        let push: [u32; 4] = [n as u32, 0, 0, self.buckets()];
-        rec.dispatch_count(&bx.prepare, &[keys_in.sub(0, kb), aux, ids, idx], bytemuck::bytes_of(&push), n.div_ceil(256) as u32)?;
-        rec.barrier(&[ids, idx], Access::ComputeWrite, Access::ComputeRead, "multisplit: bucket ids and indices ready for their sort");
+        if let Some(prepare) = &bx.prepare {
+            let push: [u32; 4] = [n as u32, 0, 0, self.buckets()];
+            rec.dispatch_count(prepare, &[keys_in.sub(0, kb), aux, ids, idx], bytemuck::bytes_of(&push), n.div_ceil(256) as u32)?;
+            rec.barrier(&[ids, idx], Access::ComputeWrite, Access::ComputeRead, "multisplit: bucket ids and indices ready for their sort");
+        }
         let sort_keys = match self.desc.source {
             BucketSource::Ids { .. } => aux.sub(0, 4 * n),
             _ => ids,
+        };
+        let Some(gather) = &bx.gather else {
+            // Keys alone: the keys are the sort's payload.
+            sort.record_sort(rec, sort_keys, ids_sorted, Some((keys_in.sub(0, kb), keys_out.sub(0, kb))), sort_scratch)?;
+            return Ok(ids_sorted);
         };
         sort.record_sort(rec, sort_keys, ids_sorted, Some((idx, idx_sorted)), sort_scratch)?;
         let (vi, vo) = values.unwrap_or((dummy, dummy));
         let vb = self.values_bytes().max(4);
         let bufs = [keys_in.sub(0, kb), keys_out.sub(0, kb), vi.sub(0, vb.min(vi.size)), vo.sub(0, vb.min(vo.size)), idx_sorted];
-        rec.dispatch_count(&bx.gather, &bufs, bytemuck::bytes_of(&(n as u32)), n.div_ceil(256) as u32)?;
+        rec.dispatch_count(gather, &bufs, bytemuck::bytes_of(&(n as u32)), n.div_ceil(256) as u32)?;
         Ok(ids_sorted)
     }
 
