@@ -385,6 +385,16 @@ fn class_steps() {
     let mut pairs = SortDesc::new(KeyType::U32, 4 * t * BinningPolicy::LATE_MIN_TILES);
     pairs.value_bytes = 4;
     assert!(!label(&pairs).contains("late counts"), "{}", label(&pairs));
+    // Nor do keys alone whose last digit is narrower than a byte; they keep the default tile.
+    let mut narrow = SortDesc::new(KeyType::U32, t * BinningPolicy::LATE_MIN_TILES);
+    narrow.bits = (0, 12);
+    assert!(!label(&narrow).contains("late counts"), "{}", label(&narrow));
+    let whole = SortDesc { bits: (0, 16), ..narrow.clone() };
+    narrow.n = 1;
+    let (tn, tw) = (SortPlan::new(&ctx, narrow.clone()).unwrap().tile_keys(), SortPlan::new(&ctx, SortDesc { n: 1, ..whole.clone() }).unwrap().tile_keys());
+    let default = SortPlan::new(&ctx, SortDesc { policy: BinningPolicy::parse("autox16").unwrap(), ..narrow.clone() }).unwrap().tile_keys();
+    assert!(tn == default && tw == t, "12 bits: {tn}, 16 bits: {tw}; default {default}, keys sort {t}");
+    assert_eq!(late(&whole), (false, true), "{}", label(&whole));
     let mut not = SortDesc::new(KeyType::U32, 1 << 20);
     not.value_bytes = 4;
     assert!(!labelled(&not), "pairs keep input order among equal keys");

@@ -191,14 +191,19 @@ impl SortPlan {
         let offsets =
             ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
         let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
-        // (`fold_max_tiles` serves the permutation's passes, which have no totals variants.)
-        let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings: 6, push_bytes: 20, role: 0, totals: roles.is_none(), fold_max_tiles: 512, keys_sort: roles.is_none() && desc.value_bytes == 0, fold_keys_tile: false };
         // A sort's own passes take whole bytes where its last digit does (only the last can
         // be narrower), and then mask them with a constant, except 8-byte keys with values
         // (H200, 2^26: u32 keys 1.438 ms against 1.450, pairs 2.012 against 2.025-2.030,
         // session30; 8-byte keys alone tie or gain, f64 4.057 against 4.109, session31; i64
         // pairs took 92 registers against 80: bench/results/h200/binning/session30).
         let bytes = if roles.is_none() && desc.last_bits() == 8 && (!desc.key.wide() || desc.value_bytes == 0) { ROLE_BYTE_DIGITS } else { 0 };
+        // Keys alone take the keys sort's tile and late counts only with whole-byte digits: a
+        // narrower last digit takes the general digit code, and a 12-bit sort of 2^26 u32 keys
+        // (the 4,096-way multisplit) then took 1.05 ms at 512x17 against 0.76 at 512x16, late
+        // or early counts alike (H200, bench/results/h200/binning/session41/4-composed41).
+        let keys_sort = roles.is_none() && desc.value_bytes == 0 && bytes != 0;
+        // (`fold_max_tiles` serves the permutation's passes, which have no totals variants.)
+        let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings: 6, push_bytes: 20, role: 0, totals: roles.is_none(), fold_max_tiles: 512, keys_sort, fold_keys_tile: false };
         let binning = |ranking: Ranking, role: u32, items: u32| {
             let policy = BinningPolicy { items: if items == 0 { desc.policy.items } else { items }, ..desc.policy };
             BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &policy, ranking, BinningKernel { role: role | bytes, ..kernel.clone() })
