@@ -388,9 +388,10 @@ impl BinningPolicy {
     /// 64-lane subgroups the workgroup is lowered to 384, a multiple of their width. A sort
     /// of 4-byte keys alone: [`BinningPolicy::KEYS_SORT_TILE`].
     pub const AUTO_TILE: [(u32, u32); 3] = [(512, 16), (448, 13), (256, 15)];
-    /// The default tile of a sort's own passes of 4-byte keys alone (whose stable passes
-    /// count late from [`BinningPolicy::LATE_MIN_TILES`] tiles,
-    /// [`BinningPolicy::late_counts`]): 512x17 takes 60 / 62 / 64 registers there (first,
+    /// The default tile of a sort's own passes of 4-byte keys alone in whole-byte digits (a
+    /// narrower last digit keeps [`BinningPolicy::AUTO_TILE`], src/prims/sort.rs), whose
+    /// stable passes count late from [`BinningPolicy::LATE_MIN_TILES`] tiles
+    /// ([`BinningPolicy::late_counts`]): 512x17 takes 60 / 62 / 64 registers there (first,
     /// class-step, middle pass; 512x18 65, one workgroup an SM) and sorted 2^28 u32 keys in
     /// 5.2616-5.2667 ms against 5.4277 at 512x16, 448x20 (71 registers, two workgroups of 448)
     /// 5.2987, 480x17 5.4655; at 2^26 1.3750-1.3801 against 1.4115, 448x20 1.3841-1.3923,
@@ -591,9 +592,10 @@ pub(crate) struct BinningKernel<'a> {
     pub totals: bool,
     /// The default [`BinningPolicy::fold_max_tiles`] where the kernel has no totals variants.
     pub fold_max_tiles: u32,
-    /// A sort's own pass of keys alone: stable, it counts late by default from
-    /// [`BinningPolicy::LATE_MIN_TILES`] tiles ([`BinningPolicy::late_counts`]), and 4-byte
-    /// keys take [`BinningPolicy::KEYS_SORT_TILE`].
+    /// A sort's own pass of keys alone whose digits are whole bytes (src/prims/sort.rs):
+    /// stable, it counts late by default from [`BinningPolicy::LATE_MIN_TILES`] tiles
+    /// ([`BinningPolicy::late_counts`]), and 4-byte keys take
+    /// [`BinningPolicy::KEYS_SORT_TILE`].
     pub keys_sort: bool,
     /// Stable passes of 4-byte keys alone take [`BinningPolicy::KEYS_SORT_TILE`] where tile 0
     /// scans the bucket offsets at that tile (the multisplit by a bit field). H200, stable 16- and 256-way
