@@ -6,9 +6,10 @@
 //! The bucket of an element comes from a bit field of the raw key (B = 2^(hi - lo)), a u32
 //! bucket-id array (every id must be < B), or B - 1 splitters sorted by the key's order
 //! (bucket = how many splitters are <= the key; floats in IEEE 754 totalOrder). More than 256
-//! buckets (up to 2^16) compose: a stable radix sort by bucket (of the keys by the bit field,
-//! or of (bucket id, input index) pairs whose indices then gather the elements), and the
-//! offsets by binary search of the sorted buckets.
+//! buckets (up to 2^16) compose: a stable radix sort by bucket (of the keys by the bit field;
+//! by ids or splitters, of (bucket id, key) pairs for keys alone, else of (bucket id, input
+//! index) pairs whose indices then gather the elements), and the offsets by binary search of
+//! the sorted buckets.
 
 use std::sync::Arc;
 
