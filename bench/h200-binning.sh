@@ -1385,6 +1385,13 @@ if want final41b; then
   timeout 120 $B bench perm --n 2^24,2^28 --values 0 --ranking atomic,stable --trials 10 --json "$OUT/final41-perm.json" > "$OUT/final41-perm.md" 2>&1
   timeout 150 $B bench perm --n 2^28 --values 4,8 --ranking atomic,stable --trials 10 --json "$OUT/final41-permv.json" > "$OUT/final41-permv.md" 2>&1
 fi
+# Queued in session 41 (no device time left): the composed multisplit with session 41's last
+# default (a 12-bit sort of keys alone at 512x16, 7b6ddd8) as a whole, at 2^26 and 2^28, keys
+# and pairs, both rankings; expected about 0.76 ms for 4,096-way keys at 2^26 (1.05 before).
+if want composed42; then
+  timeout 150 $B bench multisplit --n 2^26 --key u32 --buckets 1000,4096,65536 --values 0,4 --ranking stable,atomic --trials 10 --profile --json "$OUT/composed42-26.json" > "$OUT/composed42-26.md" 2>&1
+  timeout 200 $B bench multisplit --n 2^28 --key u32 --buckets 4096,65536 --values 0,4 --ranking stable --trials 10 --json "$OUT/composed42-28.json" > "$OUT/composed42-28.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
