@@ -702,22 +702,32 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
         Cmd::Selftest { dev, max_n, json } => {
             let ctx = dev.open()?;
             println!("device: {} ({}), driver {} {}", ctx.info().name, ctx.info().device_type, ctx.info().driver_name, ctx.info().driver_version);
-            let mut checks = selftest::probe(&ctx, dev.subgroup_size)?;
-            let probe_ok = checks.iter().all(|c| c.ok);
+            // Each group's lines print as it finishes (on a fresh machine a driver may spend
+            // minutes compiling the pipelines first, and a run cut short keeps what it found).
+            let mut checks = Vec::new();
+            let mut report = |group: Vec<selftest::Check>| {
+                for c in &group {
+                    println!("{} {}{}", if c.ok { "ok  " } else { "FAIL" }, c.name, if c.detail.is_empty() { String::new() } else { format!(": {}", c.detail) });
+                }
+                checks.extend(group);
+            };
+            let probe = selftest::probe(&ctx, dev.subgroup_size)?;
+            let probe_ok = probe.iter().all(|c| c.ok);
+            report(probe);
             if probe_ok {
-                checks.extend(selftest::scan_checks(&ctx, dev.subgroup_size, max_n)?);
-                checks.extend(selftest::sort_checks(&ctx, dev.subgroup_size, max_n)?);
-                checks.extend(selftest::multisplit_checks(&ctx, dev.subgroup_size, max_n)?);
-                checks.extend(selftest::perm_checks(&ctx, dev.subgroup_size, max_n)?);
+                report(selftest::scan_checks(&ctx, dev.subgroup_size, max_n)?);
+                report(selftest::sort_checks(&ctx, dev.subgroup_size, max_n)?);
+                report(selftest::multisplit_checks(&ctx, dev.subgroup_size, max_n)?);
+                report(selftest::perm_checks(&ctx, dev.subgroup_size, max_n)?);
             } else {
-                checks.push(selftest::Check {
+                report(vec![selftest::Check {
                     name: "primitives".into(),
                     ok: false,
                     detail: "skipped: the subgroup probe failed, so no subgroup kernel can be trusted on this device/width".into(),
-                });
+                }]);
             }
             let msgs = ctx.take_validation_messages();
-            checks.push(selftest::Check {
+            report(vec![selftest::Check {
                 name: "validation layer".into(),
                 ok: msgs.is_empty(),
                 detail: if !ctx.validation_enabled() {
@@ -725,10 +735,7 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                 } else {
                     msgs.first().cloned().unwrap_or_else(|| "no messages".into())
                 },
-            });
-            for c in &checks {
-                println!("{} {}{}", if c.ok { "ok  " } else { "FAIL" }, c.name, if c.detail.is_empty() { String::new() } else { format!(": {}", c.detail) });
-            }
+            }]);
             let failed = checks.iter().filter(|c| !c.ok).count();
             println!("{} checks, {} failed", checks.len(), failed);
             if let Some(path) = json {
