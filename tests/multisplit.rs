@@ -277,6 +277,18 @@ fn composed_splits_up_to_65536_buckets() {
         d.force_fallback_period = 0;
         check(&d, &sort_keys(KeyPattern::AllEqual, key, n as usize, n + 2), None);
     }
+    // The index scratch holds n words a region (4,000 bytes, rounded to 4,096): the sorted
+    // ids, the ids from splitters, and with values the indices and their sorted copy.
+    for (source, value_bytes, regions) in [
+        (BucketSource::Ids { buckets: 300 }, 0u32, 1u64),
+        (BucketSource::Splitters { count: 299 }, 0, 2),
+        (BucketSource::Ids { buckets: 300 }, 4, 3),
+        (BucketSource::Splitters { count: 299 }, 8, 4),
+    ] {
+        let mut d = MultisplitDesc::new(KeyType::U32, 1000, source);
+        d.value_bytes = value_bytes;
+        assert_eq!(MultisplitPlan::new(&ctx, d).unwrap().index_scratch_bytes(), Some(regions * 4096), "{source:?}, {value_bytes} B values");
+    }
     let e = MultisplitPlan::new(&ctx, MultisplitDesc::new(KeyType::U32, 10, BucketSource::Bits { lo: 0, hi: 17 })).err().unwrap();
     assert!(e.to_string().contains("131072 buckets"), "{e}");
     // By bucket ids and by splitters: a sort of (id, key) pairs for keys alone (4- and 8-byte

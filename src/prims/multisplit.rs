@@ -101,8 +101,9 @@ pub struct MultisplitScratch {
     /// Composed splits (more than 256 buckets) only: the radix sort's scratch
     /// ([`MultisplitPlan::sort_scratch_bytes`]).
     pub sort: Option<SortScratch>,
-    /// Composed splits by bucket ids or splitters only: 16 n bytes for the bucket ids, the
-    /// input indices and both sorted ([`MultisplitPlan::index_scratch_bytes`]).
+    /// Composed splits by bucket ids or splitters only: n words each for the sorted bucket
+    /// ids, the ids from splitters, and with values the input indices and their sorted copy
+    /// ([`MultisplitPlan::index_scratch_bytes`]).
     pub index: Option<BufferSlice>,
 }
 
@@ -296,11 +297,16 @@ impl MultisplitPlan {
         self.composed.as_ref().map(|c| c.sort.scratch_bytes())
     }
     /// Composed splits by bucket ids or splitters: the bytes of [`MultisplitScratch::index`]
-    /// (bucket ids, input indices, and both sorted: four regions of n words).
+    /// (its regions of n words: the sorted ids; the ids from splitters; with values the input
+    /// indices and their sorted copy).
     pub fn index_scratch_bytes(&self) -> Option<u64> {
-        self.composed.as_ref().filter(|c| c.by_index.is_some()).map(|_| 4 * self.index_region())
+        self.composed.as_ref().filter(|c| c.by_index.is_some()).map(|_| self.index_regions() * self.index_region())
     }
-    /// One of the four regions of the index scratch: n words, rounded up to a bindable offset.
+    fn index_regions(&self) -> u64 {
+        let from_splitters = matches!(self.desc.source, BucketSource::Splitters { .. });
+        1 + from_splitters as u64 + 2 * (self.desc.value_bytes > 0) as u64
+    }
+    /// One region of the index scratch: n words, rounded up to a bindable offset.
     fn index_region(&self) -> u64 {
         (4 * self.desc.n).max(4).next_multiple_of(256)
     }
@@ -322,8 +328,18 @@ impl MultisplitPlan {
         dummy: BufferSlice,
     ) -> Result<BufferSlice> {
         let n = self.desc.n;
-        let words = |k: u64| index.sub(k * self.index_region(), 4 * n);
-        let (ids, idx, ids_sorted, idx_sorted) = (words(0), words(1), words(2), words(3));
+        // The regions in index_regions()'s order; an absent one (never written) binds `dummy`.
+        let mut next = 0u64;
+        let mut region = |present: bool| match present {
+            true => {
+                next += 1;
+                index.sub((next - 1) * self.index_region(), 4 * n)
+            }
+            false => dummy.sub(0, 4),
+        };
+        let ids_sorted = region(true);
+        let ids = region(matches!(self.desc.source, BucketSource::Splitters { .. }));
+        let (idx, idx_sorted) = (region(bx.gather.is_some()), region(bx.gather.is_some()));
         let kb = self.keys_bytes();
         if let Some(prepare) = &bx.prepare {
             let push: [u32; 4] = [n as u32, 0, 0, self.buckets()];
