@@ -4,7 +4,9 @@
 // position whose bucket is >= b (offset B: n). Each offset is written once by its own
 // invocation: no histogram, no atomics, no scan (counting 2^26 keys into 4,096 buckets with
 // global atomics took 1.9 ms on the H200, two thirds of the split), and no invocation walks a
-// run of empty buckets (llvmpipe cuts a loop at 65,535 trips).
+// run of empty buckets (llvmpipe cuts a loop at 65,535 trips). The permutation of indices
+// searches its groups' starts the same way, drawing each probe's group
+// (perm/bounds_search.comp).
 // CPU twin: src/prims/multisplit.rs (reference).
 layout(local_size_x = 256) in;
 layout(constant_id = 1) const uint KEY_KIND = 0;  // (constant 0: the workgroup size, fixed at 256)
