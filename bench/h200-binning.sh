@@ -1392,23 +1392,6 @@ if want composed42; then
   timeout 150 $B bench multisplit --n 2^26 --key u32 --buckets 1000,4096,65536 --values 0,4 --ranking stable,atomic --trials 10 --profile --json "$OUT/composed42-26.json" > "$OUT/composed42-26.md" 2>&1
   timeout 200 $B bench multisplit --n 2^28 --key u32 --buckets 4096,65536 --values 0,4 --ranking stable --trials 10 --json "$OUT/composed42-28.json" > "$OUT/composed42-28.md" 2>&1
 fi
-# Session 42: hybrid ranking (debug bits 256 / 512 / 1024: every second / fourth / three of
-# four shared-match steps find peers by ballots), against the build before (target/exp/vkprims-base).
-if want hyb42; then
-  HP=auto,autoxautoxskip256,autoxautoxskip512,autoxautoxskip1024
-  pair_regs $B $HP hyb42-regs.md
-  pair_regs target/exp/vkprims-base "" hyb42-regs-base.md
-  for r in 1 2; do
-    echo "== base $r" >> "$OUT/hyb42.md"
-    timeout 60 target/exp/vkprims-base bench sort --n 2^26 --key u32 --values 4 --trials 10 --json "$OUT/hyb42-base26-$r.json" >> "$OUT/hyb42.md" 2>&1
-    echo "== new $r" >> "$OUT/hyb42.md"
-    timeout 90 $B bench sort --n 2^26 --key u32 --values 4 --trials 10 --binning-policy $HP --profile --json "$OUT/hyb42-new26-$r.json" >> "$OUT/hyb42.md" 2>&1
-  done
-  timeout 90 target/exp/vkprims-base bench sort --n 2^28 --key u32 --values 4 --trials 10 --json "$OUT/hyb42-base28.json" >> "$OUT/hyb42.md" 2>&1
-  timeout 150 $B bench sort --n 2^28 --key u32 --values 4 --trials 10 --binning-policy $HP --json "$OUT/hyb42-new28.json" >> "$OUT/hyb42.md" 2>&1
-  timeout 90 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 4 --ranking stable --trials 10 --binning-policy $HP --json "$OUT/hyb42-ms28.json" >> "$OUT/hyb42.md" 2>&1
-  timeout 90 $B bench sort --n 2^28 --key u32 --values 0 --trials 10 --binning-policy auto,autoxautoxskip256,autoxautoxskip1024 --profile --json "$OUT/hyb42-keys28.json" >> "$OUT/hyb42.md" 2>&1
-fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

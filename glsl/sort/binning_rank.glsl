@@ -95,16 +95,6 @@ bool run_of_one_class(uint tile) {
     return same_class(key_in(first), key_in(last));
 }
 
-// Experiment (debug bits 256, 512, 1024: every second, every fourth, three of four steps):
-// which SHARED_MATCH steps find their peers by ballots (ALU) instead of the shared mask row,
-// to move work off the shared-memory pipe.
-bool ballot_step(uint j) {
-    if ((DEBUG_SKIP & 256u) != 0u) return (j & 1u) == 1u;
-    if ((DEBUG_SKIP & 512u) != 0u) return (j & 3u) == 3u;
-    if ((DEBUG_SKIP & 1024u) != 0u) return (j & 3u) != 0u;
-    return false;
-}
-
 // Stable ranking, step by step: the lowest peer takes its group's places with one atomicAdd
 // on its subgroup's counter row; the atomics of successive steps are ordered by the step's
 // subgroup barrier (input order within a bucket), and only the shuffle waits for their
@@ -133,29 +123,15 @@ void rank_steps(bool one_class) {
             bool valid = e != INVALID;
             uint d = el_bucket(e);
             uint at = masks + gl_SubgroupID * 256u + d;
-            bool by_votes = ballot_step(j);
-            uint m = 0u;
-            if (by_votes) {
-                m = subgroupBallot(valid).x;
-                [[unroll]] for (uint b = 0u; b < 8u; ++b) {
-                    if (b < bucket_bits()) {
-                        bool bit = valid && ((d >> b) & 1u) != 0u;
-                        uint ones = subgroupBallot(bit).x;
-                        m &= bit ? ones : ~ones;
-                    }
-                }
-                if (!valid) m = 0u;
-            } else {
-                if (valid) atomicOr(s_mem[at], 1u << gl_SubgroupInvocationID);
-                step_barrier();
-                m = valid ? s_mem[at] : 0u;
-                step_barrier();
-            }
+            if (valid) atomicOr(s_mem[at], 1u << gl_SubgroupInvocationID);
+            step_barrier();
+            uint m = valid ? s_mem[at] : 0u;
+            step_barrier();
             uint rank = bitCount(m & gl_SubgroupLtMask.x);
             uint base = 0u;
             if (valid && rank == 0u) {
                 base = atomicAdd(s_mem[row + d], uint(bitCount(m)));
-                if (!by_votes) s_mem[at] = 0u;
+                s_mem[at] = 0u;
             }
             base = subgroupShuffle(base, valid ? uint(findLSB(m)) : 0u);
             step_barrier();
