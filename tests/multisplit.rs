@@ -278,11 +278,13 @@ fn composed_splits_up_to_65536_buckets() {
         check(&d, &sort_keys(KeyPattern::AllEqual, key, n as usize, n + 2), None);
     }
     // The index scratch holds n words a region (4,000 bytes, rounded to 4,096): the sorted
-    // ids, the ids from splitters, and with values the indices and their sorted copy.
+    // ids, the ids from splitters, and with values the sort's payload and its sorted copy
+    // (indices, one region each; 4-byte values with 32-bit keys: packed pairs, two each).
     for (source, value_bytes, regions) in [
         (BucketSource::Ids { buckets: 300 }, 0u32, 1u64),
         (BucketSource::Splitters { count: 299 }, 0, 2),
-        (BucketSource::Ids { buckets: 300 }, 4, 3),
+        (BucketSource::Ids { buckets: 300 }, 4, 5),
+        (BucketSource::Splitters { count: 299 }, 4, 6),
         (BucketSource::Splitters { count: 299 }, 8, 4),
     ] {
         let mut d = MultisplitDesc::new(KeyType::U32, 1000, source);
@@ -292,10 +294,12 @@ fn composed_splits_up_to_65536_buckets() {
     let e = MultisplitPlan::new(&ctx, MultisplitDesc::new(KeyType::U32, 10, BucketSource::Bits { lo: 0, hi: 17 })).err().unwrap();
     assert!(e.to_string().contains("131072 buckets"), "{e}");
     // By bucket ids and by splitters: a sort of (id, key) pairs for keys alone (4- and 8-byte
-    // keys), else of (id, index) pairs and a gather; skewed and empty buckets, the forced
-    // fallback, both rankings.
+    // keys), of (id, (key, value)) pairs for 32-bit keys with 4-byte values, else of (id,
+    // index) pairs and a gather; skewed and empty buckets, the forced fallback, both rankings.
     for (key, b, n, value_bytes, shape) in [
         (KeyType::U32, 257u32, 30_011u64, 4u32, 0u32),
+        (KeyType::F32, 65_536, 40_009, 4, 2),
+        (KeyType::I32, 1000, 20_011, 4, 1),
         (KeyType::F64, 1000, 50_003, 8, 2),
         (KeyType::I32, 65_536, 70_001, 0, 0),
         (KeyType::U64, 4099, 0, 4, 0),

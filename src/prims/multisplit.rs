@@ -7,9 +7,9 @@
 //! bucket-id array (every id must be < B), or B - 1 splitters sorted by the key's order
 //! (bucket = how many splitters are <= the key; floats in IEEE 754 totalOrder). More than 256
 //! buckets (up to 2^16) compose: a stable radix sort by bucket (of the keys by the bit field;
-//! by ids or splitters, of (bucket id, key) pairs for keys alone, else of (bucket id, input
-//! index) pairs whose indices then gather the elements), and the offsets by binary search of
-//! the sorted buckets.
+//! by ids or splitters, of (bucket id, key) pairs for keys alone, of (bucket id, (key, value))
+//! pairs for 32-bit keys with 4-byte values, else of (bucket id, input index) pairs whose
+//! indices then gather the elements), and the offsets by binary search of the sorted buckets.
 
 use std::sync::Arc;
 
@@ -102,14 +102,16 @@ pub struct MultisplitScratch {
     /// ([`MultisplitPlan::sort_scratch_bytes`]).
     pub sort: Option<SortScratch>,
     /// Composed splits by bucket ids or splitters only: n words each for the sorted bucket
-    /// ids, the ids from splitters, and with values the input indices and their sorted copy
+    /// ids, the ids from splitters, and with values the sort's payload and its sorted copy
+    /// (the input indices, or 2n words each for packed (key, value) pairs)
     /// ([`MultisplitPlan::index_scratch_bytes`]).
     pub index: Option<BufferSlice>,
 }
 
 /// A split into more than 256 buckets: a radix sort by bucket, of the keys themselves by the
 /// bit field, or by bucket id (`by_index`: bucket ids or splitters) of (id, key) pairs for keys
-/// alone, else of (id, input index) pairs whose sorted indices then gather the elements; then,
+/// alone, of (id, (key, value)) pairs for 32-bit keys with 4-byte values (packed, then split
+/// again), else of (id, input index) pairs whose sorted indices then gather the elements; then,
 /// where asked for, the offsets, where each bucket starts in the sorted buckets (`bounds`, a
 /// binary search an offset).
 struct Composed {
@@ -120,11 +122,16 @@ struct Composed {
 
 /// The kernels of a composed split by bucket ids or splitters.
 struct ByIndex {
-    /// Input indices (none for keys alone) and, from splitters, the bucket ids: none for keys
-    /// alone by ids.
+    /// The sort's payload (input indices, or packed (key, value) pairs; none for keys alone)
+    /// and, from splitters, the bucket ids: none for keys alone by ids.
     prepare: Option<Arc<Pipeline>>,
-    /// The elements by sorted index (none for keys alone: the sort moved them).
+    /// The elements by sorted index, or split from the sorted packed pairs (none for keys
+    /// alone: the sort moved them).
     gather: Option<Arc<Pipeline>>,
+    /// The payload is (key, value) pairs, 8 bytes, not input indices: 32-bit keys with
+    /// 4-byte values. A gather reads the elements at random indices, which cost 3.4 of 4.5 ms
+    /// of the 1,000-way split of 2^26 pairs on the H200 (bench/results/h200/binning/session42).
+    packed: bool,
 }
 
 pub struct MultisplitPlan {
@@ -133,6 +140,13 @@ pub struct MultisplitPlan {
     offsets: Arc<Pipeline>,
     pass: BinningPass,
     composed: Option<Composed>,
+}
+
+/// Whether a composed split by ids or splitters sorts packed (key, value) pairs as its payload:
+/// 32-bit keys with 4-byte values (an 8-byte payload, which the sort carries; wider elements
+/// keep the input index and the gather).
+fn packs_pairs(desc: &MultisplitDesc) -> bool {
+    !desc.key.wide() && desc.value_bytes == 4
 }
 
 /// Elements one histogram workgroup counts per round (128 invocations x 16).
@@ -166,11 +180,16 @@ impl MultisplitPlan {
                     sd.bits = (lo, hi);
                     sd
                 }
-                // (bucket id, key) pairs for keys alone (no gather), else (bucket id, input
-                // index) pairs, by the bits a bucket id can have.
+                // (bucket id, key) pairs for keys alone (no gather), (bucket id, (key,
+                // value)) for 4-byte keys and values, else (bucket id, input index) pairs, by
+                // the bits a bucket id can have.
                 _ => {
                     let mut sd = SortDesc::new(KeyType::U32, desc.n);
-                    sd.value_bytes = if desc.value_bytes == 0 { desc.key.bytes() as u32 } else { 4 };
+                    sd.value_bytes = match desc.value_bytes {
+                        0 => desc.key.bytes() as u32,
+                        _ if packs_pairs(&desc) => 8,
+                        _ => 4,
+                    };
                     sd.bits = (0, 64 - (b - 1).leading_zeros());
                     sd
                 }
@@ -200,12 +219,15 @@ impl MultisplitPlan {
                         _ => "multisplit_gather_k64_v2",
                     };
                     let prepare = if desc.key.wide() { "multisplit_ids_k64" } else { "multisplit_ids_k32" };
+                    let packed = packs_pairs(&desc);
+                    let payload = if keys_alone { 0 } else if packed { 2 } else { 1 };
                     Some(ByIndex {
                         prepare: match (keys_alone, from_splitters) {
                             (true, false) => None,
-                            _ => Some(key_spec(prepare, vec![256, kind, 0, src, !keys_alone as u32], 4, 16)?),
+                            _ => Some(key_spec(prepare, vec![256, kind, 0, src, payload], 5, 16)?),
                         },
-                        gather: if keys_alone { None } else { Some(key_spec(gather, vec![256, kind, 0], 5, 4)?) },
+                        gather: if keys_alone { None } else { Some(key_spec(gather, vec![256, kind, 0, packed as u32], 5, 4)?) },
+                        packed,
                     })
                 }
             };
@@ -302,9 +324,19 @@ impl MultisplitPlan {
     pub fn index_scratch_bytes(&self) -> Option<u64> {
         self.composed.as_ref().filter(|c| c.by_index.is_some()).map(|_| self.index_regions() * self.index_region())
     }
+    /// Whether a composed split by bucket ids or splitters sorts (id, (key, value)) pairs,
+    /// with no gather: 32-bit keys with 4-byte values.
+    pub fn sorts_packed_pairs(&self) -> bool {
+        self.composed.as_ref().is_some_and(|c| c.by_index.as_ref().is_some_and(|bx| bx.packed))
+    }
     fn index_regions(&self) -> u64 {
         let from_splitters = matches!(self.desc.source, BucketSource::Splitters { .. });
-        1 + from_splitters as u64 + 2 * (self.desc.value_bytes > 0) as u64
+        let payload = match self.desc.value_bytes {
+            0 => 0,
+            _ if packs_pairs(&self.desc) => 4,
+            _ => 2,
+        };
+        1 + from_splitters as u64 + payload
     }
     /// One region of the index scratch: n words, rounded up to a bindable offset.
     fn index_region(&self) -> u64 {
@@ -312,7 +344,8 @@ impl MultisplitPlan {
     }
 
     /// A composed split by bucket ids or splitters: the ids from splitters; then for keys
-    /// alone a radix sort of (id, key) pairs by id, else of (id, input index) pairs and the
+    /// alone a radix sort of (id, key) pairs by id, for 4-byte keys and values of (id, (key,
+    /// value)) pairs packed first and split after, else of (id, input index) pairs and the
     /// gather by sorted index. Returns the sorted ids.
     #[allow(clippy::too_many_arguments)]
     fn record_by_index(
@@ -329,22 +362,28 @@ impl MultisplitPlan {
     ) -> Result<BufferSlice> {
         let n = self.desc.n;
         // The regions in index_regions()'s order; an absent one (never written) binds `dummy`.
+        // Packed pairs take two regions each (2n words).
         let mut next = 0u64;
-        let mut region = |present: bool| match present {
+        let mut region = |present: bool, words: u64| match present {
             true => {
-                next += 1;
-                index.sub((next - 1) * self.index_region(), 4 * n)
+                next += words;
+                index.sub((next - words) * self.index_region(), 4 * words * n)
             }
             false => dummy.sub(0, 4),
         };
-        let ids_sorted = region(true);
-        let ids = region(matches!(self.desc.source, BucketSource::Splitters { .. }));
-        let (idx, idx_sorted) = (region(bx.gather.is_some()), region(bx.gather.is_some()));
+        let ids_sorted = region(true, 1);
+        let ids = region(matches!(self.desc.source, BucketSource::Splitters { .. }), 1);
+        let payload_words = if bx.packed { 2 } else { 1 };
+        let (idx, idx_sorted) = (region(bx.gather.is_some(), payload_words), region(bx.gather.is_some(), payload_words));
         let kb = self.keys_bytes();
+        let (vi, vo) = values.unwrap_or((dummy, dummy));
+        let vb = self.values_bytes().max(4);
+        let (vi, vo) = (vi.sub(0, vb.min(vi.size)), vo.sub(0, vb.min(vo.size)));
         if let Some(prepare) = &bx.prepare {
             let push: [u32; 4] = [n as u32, 0, 0, self.buckets()];
-            rec.dispatch_count(prepare, &[keys_in.sub(0, kb), aux, ids, idx], bytemuck::bytes_of(&push), n.div_ceil(256) as u32)?;
-            rec.barrier(&[ids, idx], Access::ComputeWrite, Access::ComputeRead, "multisplit: bucket ids and indices ready for their sort");
+            let vals = if bx.packed { vi } else { dummy.sub(0, 4) };
+            rec.dispatch_count(prepare, &[keys_in.sub(0, kb), aux, ids, idx, vals], bytemuck::bytes_of(&push), n.div_ceil(256) as u32)?;
+            rec.barrier(&[ids, idx], Access::ComputeWrite, Access::ComputeRead, "multisplit: bucket ids and the sort's payload ready for their sort");
         }
         let sort_keys = match self.desc.source {
             BucketSource::Ids { .. } => aux.sub(0, 4 * n),
@@ -356,9 +395,7 @@ impl MultisplitPlan {
             return Ok(ids_sorted);
         };
         sort.record_sort(rec, sort_keys, ids_sorted, Some((idx, idx_sorted)), sort_scratch)?;
-        let (vi, vo) = values.unwrap_or((dummy, dummy));
-        let vb = self.values_bytes().max(4);
-        let bufs = [keys_in.sub(0, kb), keys_out.sub(0, kb), vi.sub(0, vb.min(vi.size)), vo.sub(0, vb.min(vo.size)), idx_sorted];
+        let bufs = [keys_in.sub(0, kb), keys_out.sub(0, kb), vi, vo, idx_sorted];
         rec.dispatch_count(gather, &bufs, bytemuck::bytes_of(&(n as u32)), n.div_ceil(256) as u32)?;
         Ok(ids_sorted)
     }
