@@ -1392,6 +1392,15 @@ if want composed42; then
   timeout 150 $B bench multisplit --n 2^26 --key u32 --buckets 1000,4096,65536 --values 0,4 --ranking stable,atomic --trials 10 --profile --json "$OUT/composed42-26.json" > "$OUT/composed42-26.md" 2>&1
   timeout 200 $B bench multisplit --n 2^28 --key u32 --buckets 4096,65536 --values 0,4 --ranking stable --trials 10 --json "$OUT/composed42-28.json" > "$OUT/composed42-28.md" 2>&1
 fi
+# Session 42: composed splits of 4-byte pairs by ids sort packed (id, (key, value)) pairs, no
+# gather; against the build before (target/exp/vkprims-base). No CUB: it has no such split.
+if want packed42; then
+  for X in target/exp/vkprims-base $B; do
+    L=$(basename $X)
+    timeout 150 $X bench multisplit --n 2^26 --key u32 --buckets 1000,4099 --values 4 --ranking stable,atomic --trials 10 --profile --json "$OUT/packed42-$L-26.json" >> "$OUT/packed42.md" 2>&1
+    timeout 100 $X bench multisplit --n 2^28 --key u32 --buckets 1000 --values 4 --ranking stable --trials 5 --json "$OUT/packed42-$L-28.json" >> "$OUT/packed42.md" 2>&1
+  done
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
