@@ -300,6 +300,8 @@ fn composed_splits_up_to_65536_buckets() {
         (KeyType::U32, 257u32, 30_011u64, 4u32, 0u32),
         (KeyType::F32, 65_536, 40_009, 4, 2),
         (KeyType::I32, 1000, 20_011, 4, 1),
+        (KeyType::U32, 300, 1, 4, 0),
+        (KeyType::F32, 4099, 0, 4, 1),
         (KeyType::F64, 1000, 50_003, 8, 2),
         (KeyType::I32, 65_536, 70_001, 0, 0),
         (KeyType::U64, 4099, 0, 4, 0),

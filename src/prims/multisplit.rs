@@ -129,8 +129,9 @@ struct ByIndex {
     /// alone: the sort moved them).
     gather: Option<Arc<Pipeline>>,
     /// The payload is (key, value) pairs, 8 bytes, not input indices: 32-bit keys with
-    /// 4-byte values. A gather reads the elements at random indices, which cost 3.4 of 4.5 ms
-    /// of the 1,000-way split of 2^26 pairs on the H200 (bench/results/h200/binning/session42).
+    /// 4-byte values. A gather reads the elements at random indices, which cost 3.7 of 4.8 ms
+    /// of the 1,000-way split of 2^26 pairs on the H200, against 2.1 ms in all packed
+    /// (bench/results/h200/binning/session42/3-packed42).
     packed: bool,
 }
 
