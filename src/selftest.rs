@@ -199,13 +199,33 @@ pub fn sort_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -
     Ok(checks)
 }
 
-/// Multisplit against a stable CPU partition: each bucket source, several bucket counts,
-/// keys and pairs, the forced fallback.
+/// Multisplit against a stable CPU partition: each bucket source, several bucket counts (one
+/// pass up to 256, composed above: bit fields, ids and splitters, with packed (key, value)
+/// pairs, index gathers and keys alone), keys and pairs, both rankings, the forced fallback.
 pub fn multisplit_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -> Result<Vec<Check>> {
+    use crate::prims::binning::Ranking;
     use crate::prims::multisplit::{self, BucketSource, MultisplitDesc, MultisplitPlan};
     use crate::prims::sort::KeyType;
     use crate::testdata::{sort_keys, KeyPattern};
     let mut checks = Vec::new();
+    let mut check = |d: MultisplitDesc, keys: &[u32], values: Option<&[u32]>, aux: Option<&[u32]>| {
+        let name = format!("{}{}", d.label(), if d.force_fallback_period > 0 { " forced-fallback" } else { "" });
+        let result = MultisplitPlan::new(ctx, d.clone()).and_then(|p| p.run(ctx, keys, values, aux));
+        checks.push(match result {
+            Ok((gk, gv, go)) => match multisplit::check(&d, keys, values, aux, (&gk, gv.as_deref(), &go)) {
+                None => Check { name, ok: true, detail: String::new() },
+                Some(e) => Check { name, ok: false, detail: e },
+            },
+            Err(e) => Check { name, ok: false, detail: e.to_string() },
+        });
+    };
+    // Sorted splitters: count random keys in the key's order.
+    let sorted_splitters = |key: KeyType, count: usize, seed: u64| {
+        let splitters: Vec<u32> = sort_keys(KeyPattern::Random, key, count, seed);
+        let mut idx: Vec<usize> = (0..count).collect();
+        idx.sort_by_key(|&s| crate::prims::sort::order_key(key, false, &splitters, s));
+        crate::prims::sort::gather(&splitters, (key.bytes() / 4) as usize, &idx)
+    };
     for (i, &n) in [0u64, 1, 4097, 100_003, 1_000_003].iter().enumerate() {
         if n > max_n {
             continue;
@@ -214,11 +234,7 @@ pub fn multisplit_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: 
             let key = [KeyType::U32, KeyType::F64, KeyType::I32][(i + j) % 3];
             let keys = sort_keys(KeyPattern::Random, key, n as usize, n + b as u64);
             let ids: Vec<u32> = (0..n as u32).map(|x| x.wrapping_mul(2_654_435_761) % b).collect();
-            let mut splitters: Vec<u32> = sort_keys(KeyPattern::Random, key, b as usize - 1, b as u64);
-            let kw = (key.bytes() / 4) as usize;
-            let mut idx: Vec<usize> = (0..b as usize - 1).collect();
-            idx.sort_by_key(|&s| crate::prims::sort::order_key(key, false, &splitters, s));
-            splitters = crate::prims::sort::gather(&splitters, kw, &idx);
+            let splitters = sorted_splitters(key, b as usize - 1, b as u64);
             let sources = [
                 (BucketSource::Bits { lo: 3, hi: 3 + b.trailing_zeros() }, None),
                 (BucketSource::Ids { buckets: b }, Some(ids.as_slice())),
@@ -228,7 +244,7 @@ pub fn multisplit_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: 
             for (k, (source, aux)) in sources.into_iter().chain(sources).enumerate() {
                 let mut d = MultisplitDesc::new(key, n, source);
                 if k >= 3 {
-                    d.ranking = crate::prims::binning::Ranking::Atomic;
+                    d.ranking = Ranking::Atomic;
                 }
                 let k = k % 3;
                 d.subgroup_size = subgroup_size;
@@ -239,16 +255,39 @@ pub fn multisplit_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: 
                     4 => Some((0..n as u32).collect()),
                     _ => Some((0..n as u32).flat_map(|x| [x, !x]).collect()),
                 };
-                let name = format!("{}{}", d.label(), if d.force_fallback_period > 0 { " forced-fallback" } else { "" });
-                let result = MultisplitPlan::new(ctx, d.clone()).and_then(|p| p.run(ctx, &keys, values.as_deref(), aux));
-                checks.push(match result {
-                    Ok((gk, gv, go)) => match multisplit::check(&d, &keys, values.as_deref(), aux, (&gk, gv.as_deref(), &go)) {
-                        None => Check { name, ok: true, detail: String::new() },
-                        Some(e) => Check { name, ok: false, detail: e },
-                    },
-                    Err(e) => Check { name, ok: false, detail: e.to_string() },
-                });
+                check(d, &keys, values.as_deref(), aux);
             }
+        }
+    }
+    // Composed splits (more than 256 buckets), stable and atomic: by bit field (pairs), by
+    // ids (32-bit pairs: packed (key, value) payloads; 8-byte pairs: indices and a gather)
+    // and by splitters (packed pairs; keys alone).
+    let n = 100_003u64.min(max_n);
+    for (key, source, value_bytes) in [
+        (KeyType::U32, BucketSource::Bits { lo: 4, hi: 20 }, 4u32),
+        (KeyType::U32, BucketSource::Ids { buckets: 1000 }, 4),
+        (KeyType::I64, BucketSource::Ids { buckets: 5000 }, 8),
+        (KeyType::F32, BucketSource::Splitters { count: 4098 }, 4),
+        (KeyType::I32, BucketSource::Splitters { count: 299 }, 0),
+    ] {
+        let b = source.buckets() as u32;
+        let keys = sort_keys(KeyPattern::Random, key, n as usize, n + b as u64);
+        let aux: Option<Vec<u32>> = match source {
+            BucketSource::Bits { .. } => None,
+            BucketSource::Ids { buckets } => Some((0..n as u32).map(|x| x.wrapping_mul(2_654_435_761) % buckets).collect()),
+            BucketSource::Splitters { count } => Some(sorted_splitters(key, count as usize, b as u64)),
+        };
+        let values: Option<Vec<u32>> = match value_bytes {
+            0 => None,
+            4 => Some((0..n as u32).collect()),
+            _ => Some((0..n as u32).flat_map(|x| [x, !x]).collect()),
+        };
+        for ranking in [Ranking::Stable, Ranking::Atomic] {
+            let mut d = MultisplitDesc::new(key, n, source);
+            d.subgroup_size = subgroup_size;
+            d.value_bytes = value_bytes;
+            d.ranking = ranking;
+            check(d, &keys, values.as_deref(), aux.as_deref());
         }
     }
     Ok(checks)
