@@ -219,6 +219,16 @@ pub fn multisplit_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: 
             Err(e) => Check { name, ok: false, detail: e.to_string() },
         });
     };
+    // Bucket ids spread by a multiplicative hash, and values: input indices (8-byte: the
+    // index and its complement).
+    let hashed_ids = |n: u64, b: u32| -> Vec<u32> { (0..n as u32).map(|x| x.wrapping_mul(2_654_435_761) % b).collect() };
+    let values_of = |n: u64, value_bytes: u32| -> Option<Vec<u32>> {
+        match value_bytes {
+            0 => None,
+            4 => Some((0..n as u32).collect()),
+            _ => Some((0..n as u32).flat_map(|x| [x, !x]).collect()),
+        }
+    };
     // Sorted splitters: count random keys in the key's order.
     let sorted_splitters = |key: KeyType, count: usize, seed: u64| {
         let splitters: Vec<u32> = sort_keys(KeyPattern::Random, key, count, seed);
@@ -233,7 +243,7 @@ pub fn multisplit_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: 
         for (j, b) in [2u32, 16, 256].into_iter().enumerate() {
             let key = [KeyType::U32, KeyType::F64, KeyType::I32][(i + j) % 3];
             let keys = sort_keys(KeyPattern::Random, key, n as usize, n + b as u64);
-            let ids: Vec<u32> = (0..n as u32).map(|x| x.wrapping_mul(2_654_435_761) % b).collect();
+            let ids = hashed_ids(n, b);
             let splitters = sorted_splitters(key, b as usize - 1, b as u64);
             let sources = [
                 (BucketSource::Bits { lo: 3, hi: 3 + b.trailing_zeros() }, None),
@@ -250,11 +260,7 @@ pub fn multisplit_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: 
                 d.subgroup_size = subgroup_size;
                 d.value_bytes = [0, 4, 8][k];
                 d.force_fallback_period = if n > 50_000 && k == 1 { 3 } else { 0 };
-                let values: Option<Vec<u32>> = match d.value_bytes {
-                    0 => None,
-                    4 => Some((0..n as u32).collect()),
-                    _ => Some((0..n as u32).flat_map(|x| [x, !x]).collect()),
-                };
+                let values = values_of(n, d.value_bytes);
                 check(d, &keys, values.as_deref(), aux);
             }
         }
@@ -274,14 +280,10 @@ pub fn multisplit_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: 
         let keys = sort_keys(KeyPattern::Random, key, n as usize, n + b as u64);
         let aux: Option<Vec<u32>> = match source {
             BucketSource::Bits { .. } => None,
-            BucketSource::Ids { buckets } => Some((0..n as u32).map(|x| x.wrapping_mul(2_654_435_761) % buckets).collect()),
+            BucketSource::Ids { buckets } => Some(hashed_ids(n, buckets)),
             BucketSource::Splitters { count } => Some(sorted_splitters(key, count as usize, b as u64)),
         };
-        let values: Option<Vec<u32>> = match value_bytes {
-            0 => None,
-            4 => Some((0..n as u32).collect()),
-            _ => Some((0..n as u32).flat_map(|x| [x, !x]).collect()),
-        };
+        let values = values_of(n, value_bytes);
         for ranking in [Ranking::Stable, Ranking::Atomic] {
             let mut d = MultisplitDesc::new(key, n, source);
             d.subgroup_size = subgroup_size;
