@@ -1401,6 +1401,16 @@ if want packed42; then
     timeout 100 $X bench multisplit --n 2^28 --key u32 --buckets 1000 --values 4 --ranking stable --trials 5 --json "$OUT/packed42-$L-28.json" >> "$OUT/packed42.md" 2>&1
   done
 fi
+# Queued for session 43: selftest at width 32 with the composed multisplit checks, and a
+# sweep of tiles for elements of three words (4-byte keys with 8-byte payloads: the sort of
+# u32 keys with 8-byte values, and the packed split's sort), whose default 256x15 lost to
+# 384x10 in session42/4-tiles42.
+if want next43; then
+  timeout 200 $B selftest > "$OUT/next43-selftest.md" 2>&1
+  T3=auto,384x10,512x7,320x12
+  timeout 150 $B bench sort --n 2^24,2^26,2^28 --key u32 --values 8 --trials 10 --binning-policy $T3 --json "$OUT/next43-sort.json" > "$OUT/next43-sort.md" 2>&1
+  timeout 150 $B bench multisplit --n 2^24,2^26 --key u32 --buckets 1000 --values 4 --ranking stable --trials 10 --binning-policy $T3 --json "$OUT/next43-ms.json" > "$OUT/next43-ms.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
