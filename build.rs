@@ -53,6 +53,13 @@ fn variants() -> Vec<Variant> {
                         defines.push(("CLOCKS", "1".to_string()));
                     }
                     let c = if clock { "_clock" } else { "" };
+                    // `_split`: 32-bit keys with 8-byte values read from and written to two
+                    // arrays of words (the composed multisplit's packed pairs).
+                    if k64 == 0 && vw == 2 {
+                        let mut split = defines.clone();
+                        split.push(("SPLIT_PAYLOAD", "1".to_string()));
+                        v.push(Variant { name: format!("sort_onesweep_{kw}_v{vw}_split{suffix}{c}"), file: "sort/onesweep.comp", defines: split });
+                    }
                     v.push(Variant { name: format!("sort_onesweep_{kw}_v{vw}{suffix}{c}"), file: "sort/onesweep.comp", defines });
                 }
             }

@@ -1411,6 +1411,23 @@ if want next43; then
   timeout 150 $B bench sort --n 2^24,2^26,2^28 --key u32 --values 8 --trials 10 --binning-policy $T3 --json "$OUT/next43-sort.json" > "$OUT/next43-sort.md" 2>&1
   timeout 150 $B bench multisplit --n 2^24,2^26 --key u32 --buckets 1000 --values 4 --ranking stable --trials 10 --binning-policy $T3 --json "$OUT/next43-ms.json" > "$OUT/next43-ms.md" 2>&1
 fi
+# Session 43: the composed split of 4-byte pairs by a split sort (its first pass reads the
+# keys and values, its last writes them; no pack or split kernels) against the build before,
+# both at 384x10 (the new 3-word default), alternated; its tiles; the new default's other
+# 3-word elements (u64 keys with 4-byte values, u32 keys with 8-byte values in a multisplit)
+# against 256x15; selftest at width 32.
+if want split43; then
+  ab split43 2 base target/exp/vkprims-base new $B multisplit --n 2^24,2^26 --key u32 --buckets 1000 --values 4 --ranking stable --binning-policy 384x10 --trials 10
+  for X in target/exp/vkprims-base $B; do
+    timeout 80 $X bench multisplit --n 2^28 --key u32 --buckets 1000 --values 4 --binning-policy 384x10 --trials 5 --json "$OUT/split43-28-$(basename $X).json" >> "$OUT/split43-28.md" 2>&1
+  done
+  timeout 100 $B bench multisplit --n 2^26 --key u32,f32 --buckets 1000,4099 --values 4 --ranking stable,atomic --trials 10 --profile --json "$OUT/split43-profile.json" > "$OUT/split43-profile.md" 2>&1
+  timeout 60 $B bench multisplit --n 2^26 --key u32 --buckets 1000 --values 4 --binning-policy 512x7,320x12,448x8 --trials 10 --json "$OUT/split43-tiles.json" > "$OUT/split43-tiles.md" 2>&1
+  timeout 80 $B bench sort --n 2^26 --key u64 --values 4 --binning-policy auto,256x15 --trials 10 --json "$OUT/split43-u64v4.json" > "$OUT/split43-3words.md" 2>&1
+  timeout 60 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 8 --binning-policy auto,256x15 --trials 10 --json "$OUT/split43-ms-u32v8.json" >> "$OUT/split43-3words.md" 2>&1
+  timeout 60 $B bench multisplit --n 2^26 --key u64 --buckets 256 --values 4 --binning-policy auto,256x15 --trials 10 --json "$OUT/split43-ms-u64v4.json" >> "$OUT/split43-3words.md" 2>&1
+  timeout 150 $B selftest > "$OUT/split43-selftest.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

@@ -278,13 +278,13 @@ fn composed_splits_up_to_65536_buckets() {
         check(&d, &sort_keys(KeyPattern::AllEqual, key, n as usize, n + 2), None);
     }
     // The index scratch holds n words a region (4,000 bytes, rounded to 4,096): the sorted
-    // ids, the ids from splitters, and with values the sort's payload and its sorted copy
-    // (indices, one region each; 4-byte values with 32-bit keys: packed pairs, two each).
+    // ids, the ids from splitters, and with values the input indices and their sorted copy
+    // (none for 4-byte values with 32-bit keys: the split sort reads and writes the pairs).
     for (source, value_bytes, regions) in [
         (BucketSource::Ids { buckets: 300 }, 0u32, 1u64),
         (BucketSource::Splitters { count: 299 }, 0, 2),
-        (BucketSource::Ids { buckets: 300 }, 4, 5),
-        (BucketSource::Splitters { count: 299 }, 4, 6),
+        (BucketSource::Ids { buckets: 300 }, 4, 1),
+        (BucketSource::Splitters { count: 299 }, 4, 2),
         (BucketSource::Splitters { count: 299 }, 8, 4),
     ] {
         let mut d = MultisplitDesc::new(KeyType::U32, 1000, source);

@@ -37,6 +37,7 @@ bool bucket_is_key_function() { return SOURCE == 0u; }
 KEY key_in(uint i) { return keys_in[i]; }
 void key_out(uint i, KEY k) { keys_out[i] = k; }
 VAL val_at(uint i) { return vals_in[i]; }
+void val_out(uint i, VAL v) { vals_out[i] = v; }
 bool pass_writes_keys() { return true; }
 // Bits that tell the buckets apart: ceil(log2(buckets)).
 uint bucket_bits() { return pc.buckets <= 1u ? 0u : uint(findMSB(pc.buckets - 1u)) + 1u; }

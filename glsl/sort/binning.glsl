@@ -29,7 +29,7 @@
 //      so consecutive lanes write consecutive addresses of a bucket's run.
 //
 // The including kernel provides: KEY and VAL types with KEY64 and VALUE_WORDS; the buffers
-// vals_in, vals_out, state (`coherent`, ticket in word 0) and offsets (the upfront histogram
+// state (`coherent`, ticket in word 0) and offsets (the upfront histogram
 // buffer, sort/hist_layout.glsl, included: the pass reads its offsets and trivial flag, or
 // with FOLD its counters and span) and, with FOLD, a write-only alias offsets_out (tile 0
 // writes the pass's bucket offsets there); spec constants ITEMS,
@@ -37,6 +37,7 @@
 //   KEY key_in(uint i)                    input key i (keys_in[i], or a narrower load)
 //   void key_out(uint i, KEY k)           store output key i (keys_out[i] = k, or narrower)
 //   VAL val_at(uint i)                    input value i (vals_in[i], or computed)
+//   void val_out(uint i, VAL v)           store output value i (vals_out[i] = v, or split)
 //   bool pass_writes_keys()               false: the keys only bucket (not written)
 //   uint bucket_of(uint index, KEY key)   the element's bucket, < 256
 //   bool bucket_is_key_function()         bucket_of ignores the index and is cheap
@@ -427,7 +428,7 @@ void binning_pass() {
             if ((tile & 1u) != 0u) {
                 [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
                     uint i = key_index(tile >> 1, j);
-                    if (i < pc.n) vals_out[i] = val_at(i);
+                    if (i < pc.n) val_out(i, val_at(i));
                 }
                 return;
             }
@@ -482,7 +483,7 @@ void binning_pass() {
             if (i < pc.n) {
                 if (pass_writes_keys()) key_out(i, key[j]);
 #if VALUE_WORDS > 0
-                vals_out[i] = val_at(i);
+                val_out(i, val_at(i));
 #endif
             }
         }
@@ -606,9 +607,9 @@ void binning_pass() {
         uint i = r * wg + lid;
         if (i < count) {
 #if VALUE_WORDS == 2
-            vals_out[s_glob[pd[r]] + i] = uvec2(got[r], vhi[r]);
+            val_out(s_glob[pd[r]] + i, uvec2(got[r], vhi[r]));
 #else
-            vals_out[s_glob[pd[r]] + i] = got[r];
+            val_out(s_glob[pd[r]] + i, got[r]);
 #endif
         }
     }

@@ -154,7 +154,7 @@ void scatter_planes(uint tile, uint count) {
             if (i >= count || (DEBUG_SKIP & 2u) != 0u) continue;
             uint b = (pd[r / 4u] >> (8u * (r % 4u))) & 0xFFu;
             uint val = s_mem[i];
-            vals_out[s_glob[b] + i + (val & vzero)] = val;
+            val_out(s_glob[b] + i + (val & vzero), val);
         }
         return;
     }
@@ -171,9 +171,9 @@ void scatter_planes(uint tile, uint count) {
         if ((DEBUG_SKIP & 2u) != 0u) continue;
         if (pass_writes_keys()) key_out(dst, k);
 #if VALUE_WORDS == 1
-        vals_out[dst] = s_mem[KEY_WORDS * t + i];
+        val_out(dst, s_mem[KEY_WORDS * t + i]);
 #elif VALUE_WORDS == 2
-        vals_out[dst] = uvec2(s_mem[KEY_WORDS * t + i], s_mem[(KEY_WORDS + 1u) * t + i]);
+        val_out(dst, uvec2(s_mem[KEY_WORDS * t + i], s_mem[(KEY_WORDS + 1u) * t + i]));
 #endif
     }
 }

@@ -7,6 +7,8 @@
 // PERM_IDS, two passes over ids below 2^16): the first pass writes each id's high byte alone,
 // the last pass's digit, and the last pass reads those bytes (a key moves 1 byte, not 4, each
 // way).
+// SPLIT_PAYLOAD (32-bit keys, 8-byte values): the first pass reads each value from two arrays
+// of words, the last writes it to two (role bits 6 and 7, at val_at below).
 #ifdef NARROW
 #extension GL_EXT_shader_8bit_storage : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
@@ -102,9 +104,31 @@ void plane_scatter(uint dst, uint first, uint w) {
     if (pass_writes_keys()) key_out(dst, w >> 16);
     vals_out[dst] = first + (w & 0xFFFFu);
 }
+#elif defined(SPLIT_PAYLOAD)
+// SPLIT_PAYLOAD (32-bit keys, 8-byte values: the composed multisplit's sort of (bucket id,
+// (key, value)) pairs, src/prims/multisplit.rs): bit 6, the first pass reads a value's two
+// words from two arrays, binding 2's and binding 6's (the split's keys and values); bit 7,
+// the last pass writes them to binding 3's and binding 7's. No pass packs or unpacks them.
+layout(set = 0, binding = 2, std430) readonly buffer ValsInLo { uint vals_in_lo[]; };
+layout(set = 0, binding = 6, std430) readonly buffer ValsInHi { uint vals_in_hi[]; };
+layout(set = 0, binding = 3, std430) writeonly buffer ValsOutLo { uint vals_out_lo[]; };
+layout(set = 0, binding = 7, std430) writeonly buffer ValsOutHi { uint vals_out_hi[]; };
+VAL val_at(uint i) { return (PASS_ROLE & 64u) != 0u ? uvec2(vals_in_lo[i], vals_in_hi[i]) : vals_in[i]; }
+void val_out(uint i, VAL v) {
+    if ((PASS_ROLE & 128u) == 0u) {
+        vals_out[i] = v;
+        return;
+    }
+    vals_out_lo[i] = v.x;
+    vals_out_hi[i] = v.y;
+}
+bool pass_writes_keys() { return true; }
 #else
 VAL val_at(uint i) { return vals_in[i]; }
 bool pass_writes_keys() { return true; }
+#endif
+#ifndef SPLIT_PAYLOAD
+void val_out(uint i, VAL v) { vals_out[i] = v; }
 #endif
 #ifdef NARROW
 // The same bindings as bytes.

@@ -394,10 +394,10 @@ pub fn bench_multisplit(ctx: &Arc<Context>, arena: &mut Arena, case: &SplitCase,
         // By ids, keys alone: the sort's histogram reads the ids, the sort moves (id, key)
         // pairs.
         (Some(_), Some(_)) if value_bytes == 0 => 4.0 + passes * 2.0 * (4.0 + kb),
-        // By ids, 32-bit keys with 4-byte values: keys and values packed (read and written),
-        // the sort's histogram reads the ids, the sort moves (id, (key, value)) pairs, and
-        // the packed pairs are split again (read and written).
-        (Some(_), Some(_)) if plan.sorts_packed_pairs() => 2.0 * (kb + vb) + 4.0 + passes * 2.0 * (4.0 + kb + vb) + 2.0 * (kb + vb),
+        // By ids, 32-bit keys with 4-byte values: the sort's histogram reads the ids, the
+        // sort moves (id, (key, value)) pairs (its first pass reads the keys and values, its
+        // last writes them).
+        (Some(_), Some(_)) if plan.sorts_packed_pairs() => 4.0 + passes * 2.0 * (4.0 + kb + vb),
         // By ids with values: indices written, the sort's histogram reads the ids, the sort
         // moves (id, index) pairs, the gather reads indices and moves keys and values.
         (Some(_), Some(_)) => 4.0 + 4.0 + passes * 16.0 + 4.0 + 2.0 * (kb + vb),

@@ -385,9 +385,15 @@ impl BinningPolicy {
     /// registers, CUB's u64 tile) 4.412 against 4.528 at 2^26, 8.694 against 8.929 at 2^27
     /// (session18/2-pd-u64); 448x13 (71 registers, two workgroups of 448, 5,824 keys a tile)
     /// 4.371 against 4.399 and 8.595 against 8.662 (session18/4-regs). On devices with
-    /// 64-lane subgroups the workgroup is lowered to 384, a multiple of their width. A sort
-    /// of 4-byte keys alone: [`BinningPolicy::KEYS_SORT_TILE`].
-    pub const AUTO_TILE: [(u32, u32); 3] = [(512, 16), (448, 13), (256, 15)];
+    /// 64-lane subgroups the workgroup is lowered to 384, a multiple of their width. Three
+    /// words (u32 keys with 8-byte values, the composed multisplit's packed pairs) fill 48 KiB
+    /// at about 3,800 elements: 384x10 sorted u32 keys with 8-byte values in 0.7834 / 2.9915 /
+    /// 11.9180 ms at 2^24 / 2^26 / 2^28 against 0.8315 / 3.1788 / 12.7958 at 256x15, 512x7
+    /// 0.7944 / 3.0307, 320x12 0.7949 / 3.0308; the packed 1,000-way split of 2^24 / 2^26 pairs
+    /// 0.5454 / 2.0420 against 0.5766 / 2.1580 (session43/1-next43). Four words or more keep
+    /// 256x15 (items lowered to fit). A sort of 4-byte keys alone:
+    /// [`BinningPolicy::KEYS_SORT_TILE`].
+    pub const AUTO_TILE: [(u32, u32); 4] = [(512, 16), (448, 13), (384, 10), (256, 15)];
     /// The default tile of a sort's own passes of 4-byte keys alone in whole-byte digits (a
     /// narrower last digit keeps [`BinningPolicy::AUTO_TILE`], src/prims/sort.rs), whose
     /// stable passes count late from [`BinningPolicy::LATE_MIN_TILES`] tiles
@@ -426,7 +432,7 @@ impl BinningPolicy {
         let auto = match (sequential, keys_sort && words == 1) {
             (true, _) => Self::SEQUENTIAL_TILE,
             (_, true) => Self::KEYS_SORT_TILE,
-            _ => Self::AUTO_TILE[(words as usize - 1).min(2)],
+            _ => Self::AUTO_TILE[(words as usize - 1).min(3)],
         };
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
@@ -570,6 +576,12 @@ pub(crate) const ROLE_CLASS_ROUNDS: u32 = 4;
 pub(crate) const ROLE_CLASS_STEPS: u32 = 32;
 /// PASS_ROLE bit 3: the pass stages one word an element whatever its key and value words.
 pub(crate) const ROLE_ONE_PLANE: u32 = 8;
+/// PASS_ROLE bit 6 (split sorts, `sort_onesweep_k32_v2_split`): the pass reads each 8-byte
+/// value's low and high words from two arrays (bindings 2 and 6).
+pub(crate) const ROLE_SPLIT_IN: u32 = 64;
+/// PASS_ROLE bit 7 (split sorts): the pass writes each value's words to two arrays (bindings 3
+/// and 7).
+pub(crate) const ROLE_SPLIT_OUT: u32 = 128;
 /// PASS_ROLE bit 4 (sorts): every pass the pipeline runs takes a whole 8-bit digit, so its
 /// mask is a constant.
 pub(crate) const ROLE_BYTE_DIGITS: u32 = 16;

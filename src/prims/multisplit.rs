@@ -102,16 +102,15 @@ pub struct MultisplitScratch {
     /// ([`MultisplitPlan::sort_scratch_bytes`]).
     pub sort: Option<SortScratch>,
     /// Composed splits by bucket ids or splitters only: n words each for the sorted bucket
-    /// ids, the ids from splitters, and with values the sort's payload and its sorted copy
-    /// (the input indices, or 2n words each for packed (key, value) pairs)
-    /// ([`MultisplitPlan::index_scratch_bytes`]).
+    /// ids, the ids from splitters, and with values other than the sort's (key, value) pairs
+    /// the input indices and their sorted copy ([`MultisplitPlan::index_scratch_bytes`]).
     pub index: Option<BufferSlice>,
 }
 
 /// A split into more than 256 buckets: a radix sort by bucket, of the keys themselves by the
 /// bit field, or by bucket id (`by_index`: bucket ids or splitters) of (id, key) pairs for keys
-/// alone, of (id, (key, value)) pairs for 32-bit keys with 4-byte values (packed, then split
-/// again), else of (id, input index) pairs whose sorted indices then gather the elements; then,
+/// alone, of (id, (key, value)) pairs for 32-bit keys with 4-byte values (a split sort: its
+/// first pass reads the keys and values, its last writes them), else of (id, input index) pairs whose sorted indices then gather the elements; then,
 /// where asked for, the offsets, where each bucket starts in the sorted buckets (`bounds`, a
 /// binary search an offset).
 struct Composed {
@@ -122,16 +121,17 @@ struct Composed {
 
 /// The kernels of a composed split by bucket ids or splitters.
 struct ByIndex {
-    /// The sort's payload (input indices, or packed (key, value) pairs; none for keys alone)
-    /// and, from splitters, the bucket ids: none for keys alone by ids.
+    /// Input indices (none where the sort moves the elements) and, from splitters, the bucket
+    /// ids: none where the sort moves the elements by ids.
     prepare: Option<Arc<Pipeline>>,
-    /// The elements by sorted index, or split from the sorted packed pairs (none for keys
-    /// alone: the sort moved them).
+    /// The elements by sorted index (none where the sort moved them).
     gather: Option<Arc<Pipeline>>,
     /// The payload is (key, value) pairs, 8 bytes, not input indices: 32-bit keys with
-    /// 4-byte values. A gather reads the elements at random indices, which cost 3.7 of 4.8 ms
-    /// of the 1,000-way split of 2^26 pairs on the H200, against 2.1 ms in all packed
-    /// (bench/results/h200/binning/session42/3-packed42).
+    /// 4-byte values, by a split sort ([`SortPlan::split`]). A gather reads the elements at
+    /// random indices, which cost 3.7 of 4.8 ms of the 1,000-way split of 2^26 pairs on the
+    /// H200, against 2.1 ms with a kernel to pack the pairs and one to split them again
+    /// (bench/results/h200/binning/session42/3-packed42), which the split sort's first and
+    /// last passes now do.
     packed: bool,
 }
 
@@ -143,7 +143,7 @@ pub struct MultisplitPlan {
     composed: Option<Composed>,
 }
 
-/// Whether a composed split by ids or splitters sorts packed (key, value) pairs as its payload:
+/// Whether a composed split by ids or splitters sorts (key, value) pairs as its payload:
 /// 32-bit keys with 4-byte values (an 8-byte payload, which the sort carries; wider elements
 /// keep the input index and the gather).
 fn packs_pairs(desc: &MultisplitDesc) -> bool {
@@ -221,18 +221,22 @@ impl MultisplitPlan {
                     };
                     let prepare = if desc.key.wide() { "multisplit_ids_k64" } else { "multisplit_ids_k32" };
                     let packed = packs_pairs(&desc);
-                    let payload = if keys_alone { 0 } else if packed { 2 } else { 1 };
+                    let moved = keys_alone || packed;
                     Some(ByIndex {
-                        prepare: match (keys_alone, from_splitters) {
+                        prepare: match (moved, from_splitters) {
                             (true, false) => None,
-                            _ => Some(key_spec(prepare, vec![256, kind, 0, src, payload], 5, 16)?),
+                            _ => Some(key_spec(prepare, vec![256, kind, 0, src, !moved as u32], 4, 16)?),
                         },
-                        gather: if keys_alone { None } else { Some(key_spec(gather, vec![256, kind, 0, packed as u32], 5, 4)?) },
+                        gather: if moved { None } else { Some(key_spec(gather, vec![256, kind, 0], 5, 4)?) },
                         packed,
                     })
                 }
             };
-            Some(Composed { sort: SortPlan::new(ctx, sd)?, bounds, by_index })
+            let sort = match by_index.as_ref().is_some_and(|bx| bx.packed) {
+                true => SortPlan::split(ctx, sd)?,
+                false => SortPlan::new(ctx, sd)?,
+            };
+            Some(Composed { sort, bounds, by_index })
         } else {
             None
         };
@@ -326,18 +330,14 @@ impl MultisplitPlan {
         self.composed.as_ref().filter(|c| c.by_index.is_some()).map(|_| self.index_regions() * self.index_region())
     }
     /// Whether a composed split by bucket ids or splitters sorts (id, (key, value)) pairs,
-    /// with no gather: 32-bit keys with 4-byte values.
+    /// with no gather: 32-bit keys with 4-byte values (the split sort reads and writes them).
     pub fn sorts_packed_pairs(&self) -> bool {
         self.composed.as_ref().is_some_and(|c| c.by_index.as_ref().is_some_and(|bx| bx.packed))
     }
     fn index_regions(&self) -> u64 {
         let from_splitters = matches!(self.desc.source, BucketSource::Splitters { .. });
-        let payload = match self.desc.value_bytes {
-            0 => 0,
-            _ if packs_pairs(&self.desc) => 4,
-            _ => 2,
-        };
-        1 + from_splitters as u64 + payload
+        let indices = self.desc.value_bytes > 0 && !packs_pairs(&self.desc);
+        1 + from_splitters as u64 + 2 * indices as u64
     }
     /// One region of the index scratch: n words, rounded up to a bindable offset.
     fn index_region(&self) -> u64 {
@@ -345,9 +345,9 @@ impl MultisplitPlan {
     }
 
     /// A composed split by bucket ids or splitters: the ids from splitters; then for keys
-    /// alone a radix sort of (id, key) pairs by id, for 4-byte keys and values of (id, (key,
-    /// value)) pairs packed first and split after, else of (id, input index) pairs and the
-    /// gather by sorted index. Returns the sorted ids.
+    /// alone a radix sort of (id, key) pairs by id, for 4-byte keys and values a split sort of
+    /// (id, (key, value)) pairs, else of (id, input index) pairs and the gather by sorted
+    /// index. Returns the sorted ids.
     #[allow(clippy::too_many_arguments)]
     fn record_by_index(
         &self,
@@ -363,33 +363,35 @@ impl MultisplitPlan {
     ) -> Result<BufferSlice> {
         let n = self.desc.n;
         // The regions in index_regions()'s order; an absent one (never written) binds `dummy`.
-        // Packed pairs take two regions each (2n words).
         let mut next = 0u64;
-        let mut region = |present: bool, words: u64| match present {
+        let mut region = |present: bool| match present {
             true => {
-                next += words;
-                index.sub((next - words) * self.index_region(), 4 * words * n)
+                next += 1;
+                index.sub((next - 1) * self.index_region(), 4 * n)
             }
             false => dummy.sub(0, 4),
         };
-        let ids_sorted = region(true, 1);
-        let ids = region(matches!(self.desc.source, BucketSource::Splitters { .. }), 1);
-        let payload_words = if bx.packed { 2 } else { 1 };
-        let (idx, idx_sorted) = (region(bx.gather.is_some(), payload_words), region(bx.gather.is_some(), payload_words));
+        let ids_sorted = region(true);
+        let ids = region(matches!(self.desc.source, BucketSource::Splitters { .. }));
+        let (idx, idx_sorted) = (region(bx.gather.is_some()), region(bx.gather.is_some()));
         let kb = self.keys_bytes();
         let (vi, vo) = values.unwrap_or((dummy, dummy));
         let vb = self.values_bytes().max(4);
         let (vi, vo) = (vi.sub(0, vb.min(vi.size)), vo.sub(0, vb.min(vo.size)));
         if let Some(prepare) = &bx.prepare {
             let push: [u32; 4] = [n as u32, 0, 0, self.buckets()];
-            let vals = if bx.packed { vi } else { dummy.sub(0, 4) };
-            rec.dispatch_count(prepare, &[keys_in.sub(0, kb), aux, ids, idx, vals], bytemuck::bytes_of(&push), n.div_ceil(256) as u32)?;
-            rec.barrier(&[ids, idx], Access::ComputeWrite, Access::ComputeRead, "multisplit: bucket ids and the sort's payload ready for their sort");
+            rec.dispatch_count(prepare, &[keys_in.sub(0, kb), aux, ids, idx], bytemuck::bytes_of(&push), n.div_ceil(256) as u32)?;
+            rec.barrier(&[ids, idx], Access::ComputeWrite, Access::ComputeRead, "multisplit: bucket ids and indices ready for their sort");
         }
         let sort_keys = match self.desc.source {
             BucketSource::Ids { .. } => aux.sub(0, 4 * n),
             _ => ids,
         };
+        if bx.packed {
+            // The keys and values are the split sort's payload.
+            sort.record_split(rec, (sort_keys, ids_sorted), (keys_in.sub(0, kb), vi), (keys_out.sub(0, kb), vo), sort_scratch)?;
+            return Ok(ids_sorted);
+        }
         let Some(gather) = &bx.gather else {
             // Keys alone: the keys are the sort's payload.
             sort.record_sort(rec, sort_keys, ids_sorted, Some((keys_in.sub(0, kb), keys_out.sub(0, kb))), sort_scratch)?;

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::binning::{self, BinningInput, BinningKernel, BinningPass, BinningPolicy, Ranking, ROLE_BYTE_DIGITS, ROLE_CLASS_ROUNDS, ROLE_CLASS_STEPS};
+use super::binning::{self, BinningInput, BinningKernel, BinningPass, BinningPolicy, Ranking, ROLE_BYTE_DIGITS, ROLE_CLASS_ROUNDS, ROLE_CLASS_STEPS, ROLE_SPLIT_IN, ROLE_SPLIT_OUT};
 use crate::error::{invalid, Result};
 use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
 
@@ -141,13 +141,29 @@ pub struct SortScratch {
     pub state: BufferSlice,
 }
 
-/// What a sort's first and last passes do differently (the permutation of indices): PASS_ROLE
-/// values of the pass kernel, and the last pass's items per invocation (0: the policy's).
+/// What a sort's first and last passes do differently (the permutation of indices, a split
+/// sort's value arrays): PASS_ROLE values of the pass kernel, and the last pass's items per
+/// invocation (0: the policy's).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PassRoles {
     pub first: u32,
     pub last: u32,
     pub last_items: u32,
+}
+
+/// The values a sort moves: none; one array in and one out; or, for a split sort
+/// ([`SortPlan::split`]), 8-byte values whose low and high words are two arrays each way.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum SortValues {
+    None,
+    Array(BufferSlice, BufferSlice),
+    Split { lo_in: BufferSlice, hi_in: BufferSlice, lo_out: BufferSlice, hi_out: BufferSlice },
+}
+
+impl From<Option<(BufferSlice, BufferSlice)>> for SortValues {
+    fn from(values: Option<(BufferSlice, BufferSlice)>) -> SortValues {
+        values.map_or(SortValues::None, |(vi, vo)| SortValues::Array(vi, vo))
+    }
 }
 
 /// A checked, ready-to-record sort.
@@ -168,6 +184,8 @@ pub struct SortPlan {
     steps_through: u32,
     /// The last digit pass where it is another pipeline (the permutation's role).
     last: Option<BinningPass>,
+    /// 8-byte values read from two arrays of words and written to two ([`SortPlan::split`]).
+    split: bool,
 }
 
 impl SortPlan {
@@ -175,6 +193,19 @@ impl SortPlan {
         let kw = if desc.key.wide() { "k64" } else { "k32" };
         let shader = format!("sort_onesweep_{kw}_v{}", desc.value_bytes / 4);
         SortPlan::with_pass_kernel(ctx, desc, &shader, None)
+    }
+
+    /// A sort of 32-bit keys with 8-byte values whose first pass reads each value's low and
+    /// high words from two arrays and whose last pass writes them to two
+    /// ([`SortPlan::record_split`]): the composed multisplit's (bucket id, (key, value)) pairs,
+    /// with no pass to pack or unpack them. One or two digit passes (at most 16 bits): a third
+    /// would need a second scratch array of values.
+    pub(crate) fn split(ctx: &Context, desc: SortDesc) -> Result<SortPlan> {
+        if desc.key.wide() || desc.value_bytes != 8 || desc.passes() > 2 {
+            return invalid(format!("{}: a split sort takes 32-bit keys, 8-byte values and at most 16 bits (a vkprims bug)", desc.label()));
+        }
+        let roles = PassRoles { first: ROLE_SPLIT_IN, last: ROLE_SPLIT_OUT, last_items: 0 };
+        SortPlan::with_pass_kernel(ctx, desc, "sort_onesweep_k32_v2_split", Some(roles))
     }
 
     /// A sort whose digit passes run `shader` (a variant of glsl/sort/onesweep.comp); with
@@ -196,14 +227,19 @@ impl SortPlan {
         // (H200, 2^26: u32 keys 1.438 ms against 1.450, pairs 2.012 against 2.025-2.030,
         // session30; 8-byte keys alone tie or gain, f64 4.057 against 4.109, session31; i64
         // pairs took 92 registers against 80: bench/results/h200/binning/session30).
-        let bytes = if roles.is_none() && desc.last_bits() == 8 && (!desc.key.wide() || desc.value_bytes == 0) { ROLE_BYTE_DIGITS } else { 0 };
+        // (The permutation's pass kernel has neither byte digits nor `_tot` variants; a split
+        // sort's is the sort's own.)
+        let split = roles.is_some_and(|r| r.first & ROLE_SPLIT_IN != 0);
+        let own = roles.is_none() || split;
+        let bytes = if own && desc.last_bits() == 8 && (!desc.key.wide() || desc.value_bytes == 0) { ROLE_BYTE_DIGITS } else { 0 };
         // Keys alone take the keys sort's tile and late counts only with whole-byte digits: a
         // narrower last digit takes the general digit code, and a 12-bit sort of 2^26 u32 keys
         // (the 4,096-way multisplit) then took 1.05 ms at 512x17 against 0.76 at 512x16, late
         // or early counts alike (H200, bench/results/h200/binning/session41/4-composed41).
         let keys_sort = roles.is_none() && desc.value_bytes == 0 && bytes != 0;
         // (`fold_max_tiles` serves the permutation's passes, which have no totals variants.)
-        let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings: 6, push_bytes: 20, role: 0, totals: roles.is_none(), fold_max_tiles: 512, keys_sort, fold_keys_tile: false };
+        let bindings = if split { 8 } else { 6 };
+        let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings, push_bytes: 20, role: 0, totals: own, fold_max_tiles: 512, keys_sort, fold_keys_tile: false };
         let binning = |ranking: Ranking, role: u32, items: u32| {
             let policy = BinningPolicy { items: if items == 0 { desc.policy.items } else { items }, ..desc.policy };
             BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &policy, ranking, BinningKernel { role: role | bytes, ..kernel.clone() })
@@ -282,7 +318,7 @@ impl SortPlan {
         } else {
             None
         };
-        Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, second, steps, steps_through, last })
+        Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, second, steps, steps_through, last, split })
     }
 
     pub fn desc(&self) -> &SortDesc {
@@ -403,13 +439,31 @@ impl SortPlan {
         values: Option<(BufferSlice, BufferSlice)>,
         scratch: &SortScratch,
     ) -> Result<()> {
+        self.record_sort_values(rec, keys_in, keys_out, values.into(), scratch)
+    }
+
+    /// A split sort ([`SortPlan::split`]) alone, on scratch reset since the last sort: the
+    /// values' low and high words from `lo_in` and `hi_in` to `lo_out` and `hi_out` (n words
+    /// each).
+    pub(crate) fn record_split(
+        &self,
+        rec: &mut Recorder,
+        (keys_in, keys_out): (BufferSlice, BufferSlice),
+        (lo_in, hi_in): (BufferSlice, BufferSlice),
+        (lo_out, hi_out): (BufferSlice, BufferSlice),
+        scratch: &SortScratch,
+    ) -> Result<()> {
+        self.record_sort_values(rec, keys_in, keys_out, SortValues::Split { lo_in, hi_in, lo_out, hi_out }, scratch)
+    }
+
+    fn record_sort_values(&self, rec: &mut Recorder, keys_in: BufferSlice, keys_out: BufferSlice, values: SortValues, scratch: &SortScratch) -> Result<()> {
         self.check(keys_in, keys_out, values, scratch)?;
         if self.desc.n == 0 {
             return Ok(());
         }
         // Upfront histogram of every pass, unless each pass takes its totals from its tiles.
         if (0..self.desc.passes()).all(|p| self.pass_at(p).totals) {
-            return self.record_passes(rec, keys_in, keys_out, values, scratch);
+            return self.record_passes_values(rec, keys_in, keys_out, values, scratch);
         }
         let kb = self.keys_bytes();
         let hist = scratch.hist.sub(0, self.hist_bytes());
@@ -424,7 +478,7 @@ impl SortPlan {
         };
         rec.dispatch(histogram, &[keys_in.sub(0, kb), hist], bytemuck::bytes_of(&push), [groups.max(1), 1, 1])?;
         rec.barrier(&[hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "sort: histograms complete before the scan");
-        self.record_passes(rec, keys_in, keys_out, values, scratch)
+        self.record_passes_values(rec, keys_in, keys_out, values, scratch)
     }
 
     /// The binning pass of digit pass `p`.
@@ -438,7 +492,7 @@ impl SortPlan {
         }
     }
 
-    fn check(&self, keys_in: BufferSlice, keys_out: BufferSlice, values: Option<(BufferSlice, BufferSlice)>, scratch: &SortScratch) -> Result<()> {
+    fn check(&self, keys_in: BufferSlice, keys_out: BufferSlice, values: SortValues, scratch: &SortScratch) -> Result<()> {
         let what = self.desc.label();
         let need = |name: &str, s: BufferSlice, bytes: u64| super::require_bytes(&what, name, s, bytes);
         need("keys_in", keys_in, self.keys_bytes())?;
@@ -447,7 +501,15 @@ impl SortPlan {
         need("hist", scratch.hist, self.hist_bytes())?;
         need("values_alt", scratch.values_alt, self.values_bytes().max(4))?;
         need("state", scratch.state, self.state_bytes())?;
-        super::require_values(&what, self.desc.value_bytes, values, self.values_bytes())
+        match (values, self.split) {
+            (SortValues::Split { lo_in, hi_in, lo_out, hi_out }, true) => {
+                let words = 4 * self.desc.n;
+                [("values_lo_in", lo_in), ("values_hi_in", hi_in), ("values_lo_out", lo_out), ("values_hi_out", hi_out)].into_iter().try_for_each(|(name, s)| need(name, s, words))
+            }
+            (SortValues::Split { .. }, false) | (_, true) => invalid(format!("{what}: split values go with a split sort only (a vkprims bug)")),
+            (SortValues::None, false) => super::require_values(&what, self.desc.value_bytes, None, self.values_bytes()),
+            (SortValues::Array(vi, vo), false) => super::require_values(&what, self.desc.value_bytes, Some((vi, vo)), self.values_bytes()),
+        }
     }
 
     /// The sort after its upfront histogram: the digit offsets (unless every pass's tile 0
@@ -465,6 +527,10 @@ impl SortPlan {
         values: Option<(BufferSlice, BufferSlice)>,
         scratch: &SortScratch,
     ) -> Result<()> {
+        self.record_passes_values(rec, keys_in, keys_out, values.into(), scratch)
+    }
+
+    fn record_passes_values(&self, rec: &mut Recorder, keys_in: BufferSlice, keys_out: BufferSlice, values: SortValues, scratch: &SortScratch) -> Result<()> {
         self.check(keys_in, keys_out, values, scratch)?;
         if self.desc.n == 0 {
             return Ok(());
@@ -481,7 +547,10 @@ impl SortPlan {
 
         // Ping-pong so that the last pass writes the output: pass p writes the output when
         // (passes - 1 - p) is even, else the alternate buffer. Without values, the value
-        // bindings (never touched by those kernel variants) point at `values_alt`.
+        // bindings (never touched by those kernel variants) point at `values_alt`. A split
+        // sort's first pass reads its split arrays (bindings 2 and 6), its last writes them (3
+        // and 7); between them (two passes at most) the values are whole in `values_alt`, which
+        // also takes bindings 6 and 7 where a pass leaves them be.
         let pick = |input: BufferSlice, out: BufferSlice, alt: BufferSlice, p: u32| {
             let to_out = (passes - 1 - p) % 2 == 0;
             let src = if p == 0 { input } else if to_out { alt } else { out };
@@ -489,11 +558,21 @@ impl SortPlan {
         };
         for p in 0..passes {
             let (ks, kd) = pick(keys_in, keys_out, scratch.keys_alt, p);
-            let (vs, vd) = match values {
-                Some((vi, vo)) => pick(vi, vo, scratch.values_alt, p),
-                None => (scratch.values_alt, scratch.values_alt),
+            let alt = scratch.values_alt.sub(0, vb);
+            let (vs, vd, hs, hd) = match values {
+                SortValues::Array(vi, vo) => {
+                    let (vs, vd) = pick(vi, vo, scratch.values_alt, p);
+                    (vs.sub(0, vb), vd.sub(0, vb), alt, alt)
+                }
+                SortValues::None => (alt, alt, alt, alt),
+                SortValues::Split { lo_in, hi_in, lo_out, hi_out } => {
+                    let words = |s: BufferSlice| s.sub(0, 4 * self.desc.n);
+                    let (vs, hs) = if p == 0 { (words(lo_in), words(hi_in)) } else { (alt, alt) };
+                    let (vd, hd) = if p + 1 == passes { (words(lo_out), words(hi_out)) } else { (alt, alt) };
+                    (vs, vd, hs, hd)
+                }
             };
-            let (ks, kd, vs, vd) = (ks.sub(0, kb), kd.sub(0, kb), vs.sub(0, vb), vd.sub(0, vb));
+            let (ks, kd) = (ks.sub(0, kb), kd.sub(0, kb));
             let state = scratch.state.sub(p as u64 * self.pass_state_bytes(), self.pass_state_bytes());
             let bits = if p + 1 == passes { last_bits } else { 8 };
             let pass = self.pass_at(p);
@@ -501,10 +580,11 @@ impl SortPlan {
                 return invalid(format!("{}: pass {p}'s look-back state outgrows its region (a vkprims bug)", self.desc.label()));
             }
             let push: [u32; 5] = [self.desc.n as u32, pass.tiles, lo + 8 * p, bits, p];
-            rec.dispatch_count(&pass.pipeline, &[ks, kd, vs, vd, hist, state], bytemuck::bytes_of(&push), pass.workgroups())?;
+            let buffers = [ks, kd, vs, vd, hist, state, hs, hd];
+            rec.dispatch_count(&pass.pipeline, &buffers[..if self.split { 8 } else { 6 }], bytemuck::bytes_of(&push), pass.workgroups())?;
             // A pass that folds writes its digit offsets, which the next pass's class rounds
             // read (the kernel's binding is writable either way).
-            rec.barrier(&[kd, vd, hist], Access::ComputeWrite, Access::ComputeReadWrite, "sort: a pass's output and digit offsets are the next pass's input");
+            rec.barrier(&[kd, vd, hd, hist], Access::ComputeWrite, Access::ComputeReadWrite, "sort: a pass's output and digit offsets are the next pass's input");
         }
         Ok(())
     }
