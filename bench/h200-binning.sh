@@ -1428,6 +1428,14 @@ if want split43; then
   timeout 60 $B bench multisplit --n 2^26 --key u64 --buckets 256 --values 4 --binning-policy auto,256x15 --trials 10 --json "$OUT/split43-ms-u64v4.json" >> "$OUT/split43-3words.md" 2>&1
   timeout 150 $B selftest > "$OUT/split43-selftest.md" 2>&1
 fi
+# The split sort's tile: its first pass reads three arrays; 512x7 ran 1.5519 ms against
+# 1.6351 for 384x10 at 2^26 (2-split43). Registers of its passes and of the u32 sort with
+# 8-byte values; each pass's time by tile, 2^24-2^28.
+if want tiles43; then
+  stats_of $B '^sort_onesweep_k32_v2(_split)? \((multisplit u32 values 4B 1000|sort u32 values 8B)' tiles43-regs.md auto,512x7
+  timeout 150 $B bench multisplit --n 2^24,2^26 --key u32 --buckets 1000 --values 4 --binning-policy 384x10,512x7,512x6,448x7,256x14 --trials 10 --profile --json "$OUT/tiles43.json" > "$OUT/tiles43.md" 2>&1
+  timeout 150 $B bench multisplit --n 2^28 --key u32 --buckets 1000 --values 4 --binning-policy 384x10,512x7 --trials 5 --profile --json "$OUT/tiles43-28.json" > "$OUT/tiles43-28.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

@@ -833,10 +833,25 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                             desc.ranking = ranking;
                             desc.policy = *policy;
                             let plan = MultisplitPlan::new(&ctx, desc)?;
-                            if let Some(p) = plan.pass_pipeline() {
+                            for (_, p) in plan.pass_pipelines() {
                                 show(p, format!("multisplit {} values {value_bytes}B 256 buckets, {}", key.name(), plan.policy_label()))?;
                             }
                         }
+                    }
+                }
+            }
+            // The 1,000-way split of 4-byte pairs by ids: a composed split's sort, whose first
+            // pass reads the keys and values and whose last writes them.
+            for ranking in [Ranking::Stable, Ranking::Atomic] {
+                for policy in &policies {
+                    let mut desc = MultisplitDesc::new(KeyType::U32, large_n(KeyType::U32, 8), BucketSource::Ids { buckets: 1000 });
+                    desc.value_bytes = 4;
+                    desc.subgroup_size = dev.subgroup_size;
+                    desc.ranking = ranking;
+                    desc.policy = *policy;
+                    let plan = MultisplitPlan::new(&ctx, desc)?;
+                    for (pass, p) in plan.pass_pipelines() {
+                        show(p, format!("multisplit u32 values 4B 1000 buckets {pass} pass, {}", plan.policy_label()))?;
                     }
                 }
             }

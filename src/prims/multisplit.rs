@@ -277,10 +277,13 @@ impl MultisplitPlan {
     pub fn tile_keys(&self) -> u64 {
         self.pass.tile_keys()
     }
-    /// The one-pass split's binning pipeline (a split into at most 256 buckets; a composed
-    /// split runs the sort's passes instead: None).
-    pub fn pass_pipeline(&self) -> Option<&Arc<Pipeline>> {
-        self.composed.is_none().then_some(&self.pass.pipeline)
+    /// The binning pipelines, named: the one pass of a split into at most 256 buckets, or a
+    /// composed split's sort passes (see [`SortPlan::pass_pipelines`]).
+    pub fn pass_pipelines(&self) -> Vec<(&'static str, &Arc<Pipeline>)> {
+        match &self.composed {
+            Some(c) => c.sort.pass_pipelines(),
+            None => vec![("split", &self.pass.pipeline)],
+        }
     }
     /// The binning pass's geometry and ranking, for result rows.
     pub fn policy_label(&self) -> String {
