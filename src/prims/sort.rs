@@ -200,9 +200,20 @@ impl SortPlan {
     /// ([`SortPlan::record_split`]): the composed multisplit's (bucket id, (key, value)) pairs,
     /// with no pass to pack or unpack them. One or two digit passes (at most 16 bits): a third
     /// would need a second scratch array of values.
-    pub(crate) fn split(ctx: &Context, desc: SortDesc) -> Result<SortPlan> {
+    pub(crate) fn split(ctx: &Context, mut desc: SortDesc) -> Result<SortPlan> {
         if desc.key.wide() || desc.value_bytes != 8 || desc.passes() > 2 {
             return invalid(format!("{}: a split sort takes 32-bit keys, 8-byte values and at most 16 bits (a vkprims bug)", desc.label()));
+        }
+        // Its tile where the policy leaves the items to the default: 512x7, not the 384x10 of
+        // other 3-word elements (H200, the 1,000-way split of u32 pairs at 2^24 / 2^26 / 2^28:
+        // 0.4312 / 1.5789 / 6.1425 ms against 0.4462 / 1.6319 / 6.3898; the first pass, which
+        // reads three arrays, 0.832 ms at 2^26 against 0.897, the last 0.665 against 0.656;
+        // 512x6 1.6932, 448x7 1.6991, 256x14 1.9209: bench/results/h200/binning/session43/3-tiles43).
+        if desc.policy.items == 0 {
+            desc.policy.items = 7;
+            if desc.policy.workgroup_size == 0 {
+                desc.policy.workgroup_size = 512;
+            }
         }
         let roles = PassRoles { first: ROLE_SPLIT_IN, last: ROLE_SPLIT_OUT, last_items: 0 };
         SortPlan::with_pass_kernel(ctx, desc, "sort_onesweep_k32_v2_split", Some(roles))
