@@ -1436,6 +1436,14 @@ if want tiles43; then
   timeout 150 $B bench multisplit --n 2^24,2^26 --key u32 --buckets 1000 --values 4 --binning-policy 384x10,512x7,512x6,448x7,256x14 --trials 10 --profile --json "$OUT/tiles43.json" > "$OUT/tiles43.md" 2>&1
   timeout 150 $B bench multisplit --n 2^28 --key u32 --buckets 1000 --values 4 --binning-policy 384x10,512x7 --trials 5 --profile --json "$OUT/tiles43-28.json" > "$OUT/tiles43-28.md" 2>&1
 fi
+# Session 43's rows from one build: the composed splits of u32 pairs by ids at their default
+# tiles (the split sort at 512x7), the 3-word sorts at theirs (384x10), selftest at width 32.
+if want final43; then
+  timeout 150 $B bench multisplit --n 2^26 --key u32 --buckets 1000,4099 --values 4 --ranking stable,atomic --trials 10 --profile --json "$OUT/final43-ms26.json" > "$OUT/final43-ms.md" 2>&1
+  timeout 100 $B bench multisplit --n 2^28 --key u32 --buckets 1000 --values 4 --ranking stable,atomic --trials 5 --json "$OUT/final43-ms28.json" >> "$OUT/final43-ms.md" 2>&1
+  timeout 100 $B bench sort --n 2^26 --key u32,u64 --values 8,4 --trials 10 --json "$OUT/final43-sort.json" > "$OUT/final43-sort.md" 2>&1
+  timeout 150 $B selftest > "$OUT/final43-selftest.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
