@@ -1444,6 +1444,14 @@ if want final43; then
   timeout 100 $B bench sort --n 2^26 --key u32,u64 --values 8,4 --trials 10 --json "$OUT/final43-sort.json" > "$OUT/final43-sort.md" 2>&1
   timeout 150 $B selftest > "$OUT/final43-selftest.md" 2>&1
 fi
+# 4-word elements (u64 keys with 8-byte values) keep 256x15, fitted to 256x11 by shared
+# memory; other tiles of about 2,700 elements.
+if want w4t43; then
+  W4=auto,384x7,512x5,320x9,448x6
+  timeout 120 $B bench sort --n 2^24,2^26 --key u64 --values 8 --binning-policy $W4 --trials 10 --json "$OUT/w4t43-sort.json" > "$OUT/w4t43.md" 2>&1
+  timeout 80 $B bench multisplit --n 2^26 --key u64 --buckets 256 --values 8 --binning-policy $W4 --trials 10 --json "$OUT/w4t43-ms.json" >> "$OUT/w4t43.md" 2>&1
+  stats_of $B '^(sort_onesweep_k64_v2 \(sort u64 values 8B|multisplit_k64_v2)' w4t43-regs.md $W4
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

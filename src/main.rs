@@ -228,7 +228,7 @@ struct BenchArgs {
     /// (default: auto, 512x17 for a sort of 4-byte keys alone, 512x16 for the multisplit's 4-byte keys and for 4-byte pairs (their key and
     /// value planes through shared memory in sequence, the values read `xvcN` = 8 a lane at
     /// a time; `xnoseq`: both planes at once), 448x13 for
-    /// other 8-byte elements (u64 keys, or pairs with `xnoseq`), 384x10 for 12-byte elements, else 256x15; items are lowered to fit shared memory; WORKGROUP or ITEMS may
+    /// other 8-byte elements (u64 keys, or pairs with `xnoseq`), 384x10 for 12-byte elements, 320x9 for 16-byte ones; items are lowered to fit shared memory; WORKGROUP or ITEMS may
     /// be `auto` alone). Peers are matched through shared-memory masks at <= 32 lanes;
     /// `xballots` matches them with ballots, `xpart` with subgroupPartitionNV where the
     /// device has it; `xplanes` stages every word plane at once; `xkeep` keeps keys and

@@ -390,10 +390,13 @@ impl BinningPolicy {
     /// at about 3,800 elements: 384x10 sorted u32 keys with 8-byte values in 0.7834 / 2.9915 /
     /// 11.9180 ms at 2^24 / 2^26 / 2^28 against 0.8315 / 3.1788 / 12.7958 at 256x15, 512x7
     /// 0.7944 / 3.0307, 320x12 0.7949 / 3.0308; the packed 1,000-way split of 2^24 / 2^26 pairs
-    /// 0.5454 / 2.0420 against 0.5766 / 2.1580 (session43/1-next43). Four words or more keep
-    /// 256x15 (items lowered to fit). A sort of 4-byte keys alone:
-    /// [`BinningPolicy::KEYS_SORT_TILE`].
-    pub const AUTO_TILE: [(u32, u32); 4] = [(512, 16), (448, 13), (384, 10), (256, 15)];
+    /// 0.5454 / 2.0420 against 0.5766 / 2.1580 (session43/1-next43). Four words (u64 keys
+    /// with 8-byte values) fill it at about 2,800: 320x9 (54 registers) sorted 2^24 / 2^26 in
+    /// 1.9511 / 7.5190 ms against 1.9916 / 7.7294 at 256x11 (256x15 fitted; 66 registers),
+    /// 384x7 1.9615 / 7.5528, 448x6 1.9601 / 7.5503, 512x5 2.0118 / 7.7642; their 256-way
+    /// multisplit at 2^26 1.0531 against 1.0751 (session43/5-w4t43). A sort of 4-byte keys
+    /// alone: [`BinningPolicy::KEYS_SORT_TILE`].
+    pub const AUTO_TILE: [(u32, u32); 4] = [(512, 16), (448, 13), (384, 10), (320, 9)];
     /// The default tile of a sort's own passes of 4-byte keys alone in whole-byte digits (a
     /// narrower last digit keeps [`BinningPolicy::AUTO_TILE`], src/prims/sort.rs), whose
     /// stable passes count late from [`BinningPolicy::LATE_MIN_TILES`] tiles
