@@ -200,8 +200,8 @@ pub fn sort_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -
 }
 
 /// Multisplit against a stable CPU partition: each bucket source, several bucket counts (one
-/// pass up to 256, composed above: bit fields, ids and splitters, with packed (key, value)
-/// pairs, index gathers and keys alone), keys and pairs, both rankings, the forced fallback.
+/// pass up to 256, composed above: bit fields, ids and splitters, with (key, value) pairs by
+/// the split sort, index gathers and keys alone), keys and pairs, both rankings, the forced fallback.
 pub fn multisplit_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -> Result<Vec<Check>> {
     use crate::prims::binning::Ranking;
     use crate::prims::multisplit::{self, BucketSource, MultisplitDesc, MultisplitPlan};
@@ -266,8 +266,8 @@ pub fn multisplit_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: 
         }
     }
     // Composed splits (more than 256 buckets), stable and atomic: by bit field (pairs), by
-    // ids (32-bit pairs: packed (key, value) payloads; 8-byte pairs: indices and a gather)
-    // and by splitters (packed pairs; keys alone).
+    // ids (32-bit pairs: the split sort carries (key, value); 8-byte pairs: indices and a
+    // gather) and by splitters (32-bit pairs; keys alone).
     let n = 100_003u64.min(max_n);
     for (key, source, value_bytes) in [
         (KeyType::U32, BucketSource::Bits { lo: 4, hi: 20 }, 4u32),
