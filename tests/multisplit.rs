@@ -295,9 +295,16 @@ fn composed_splits_up_to_65536_buckets() {
     assert!(e.to_string().contains("131072 buckets"), "{e}");
     // By bucket ids and by splitters: a sort of (id, key) pairs for keys alone (4- and 8-byte
     // keys), of (id, (key, value)) pairs for 32-bit keys with 4-byte values, else of (id,
-    // index) pairs and a gather; skewed and empty buckets, the forced fallback, both rankings.
+    // index) pairs and a gather; skewed and empty buckets, the forced fallback, both rankings;
+    // the split sort's tile - 1, tile and tile + 1 elements.
+    let mut pairs = MultisplitDesc::new(KeyType::U32, 1, BucketSource::Ids { buckets: 1000 });
+    pairs.value_bytes = 4;
+    let t = MultisplitPlan::new(&ctx, pairs).unwrap().tile_keys();
     for (key, b, n, value_bytes, shape) in [
-        (KeyType::U32, 257u32, 30_011u64, 4u32, 0u32),
+        (KeyType::U32, 1000, t - 1, 4, 0),
+        (KeyType::I32, 1000, t, 4, 2),
+        (KeyType::F32, 4099, t + 1, 4, 0),
+        (KeyType::U32, 257, 30_011, 4, 0),
         (KeyType::F32, 65_536, 40_009, 4, 2),
         (KeyType::I32, 1000, 20_011, 4, 1),
         (KeyType::U32, 300, 1, 4, 0),

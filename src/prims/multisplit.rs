@@ -274,8 +274,9 @@ impl MultisplitPlan {
     pub fn buckets(&self) -> u32 {
         self.desc.source.buckets() as u32
     }
+    /// Elements a tile takes: the one pass's, or a composed split's sort's.
     pub fn tile_keys(&self) -> u64 {
-        self.pass.tile_keys()
+        self.composed.as_ref().map_or(self.pass.tile_keys(), |c| c.sort.tile_keys())
     }
     /// The binning pipelines, named: the one pass of a split into at most 256 buckets, or a
     /// composed split's sort passes (see [`SortPlan::pass_pipelines`]).
