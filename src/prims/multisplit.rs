@@ -110,9 +110,9 @@ pub struct MultisplitScratch {
 /// A split into more than 256 buckets: a radix sort by bucket, of the keys themselves by the
 /// bit field, or by bucket id (`by_index`: bucket ids or splitters) of (id, key) pairs for keys
 /// alone, of (id, (key, value)) pairs for 32-bit keys with 4-byte values (a split sort: its
-/// first pass reads the keys and values, its last writes them), else of (id, input index) pairs whose sorted indices then gather the elements; then,
-/// where asked for, the offsets, where each bucket starts in the sorted buckets (`bounds`, a
-/// binary search an offset).
+/// first pass reads the keys and values, its last writes them), else of (id, input index)
+/// pairs whose sorted indices then gather the elements; then, where asked for, the offsets,
+/// where each bucket starts in the sorted buckets (`bounds`, a binary search an offset).
 struct Composed {
     sort: SortPlan,
     bounds: Arc<Pipeline>,
