@@ -592,7 +592,8 @@ impl SortPlan {
             }
             let push: [u32; 5] = [self.desc.n as u32, pass.tiles, lo + 8 * p, bits, p];
             let buffers = [ks, kd, vs, vd, hist, state, hs, hd];
-            rec.dispatch_count(&pass.pipeline, &buffers[..if self.split { 8 } else { 6 }], bytemuck::bytes_of(&push), pass.workgroups())?;
+            // (A split sort's kernel binds all eight, the others the first six.)
+            rec.dispatch_count(&pass.pipeline, &buffers[..pass.pipeline.key.bindings as usize], bytemuck::bytes_of(&push), pass.workgroups())?;
             // A pass that folds writes its digit offsets, which the next pass's class rounds
             // read (the kernel's binding is writable either way).
             rec.barrier(&[kd, vd, hd, hist], Access::ComputeWrite, Access::ComputeReadWrite, "sort: a pass's output and digit offsets are the next pass's input");
