@@ -1452,6 +1452,24 @@ if want w4t43; then
   timeout 80 $B bench multisplit --n 2^26 --key u64 --buckets 256 --values 8 --binning-policy $W4 --trials 10 --json "$OUT/w4t43-ms.json" >> "$OUT/w4t43.md" 2>&1
   stats_of $B '^(sort_onesweep_k64_v2 \(sort u64 values 8B|multisplit_k64_v2)' w4t43-regs.md $W4
 fi
+# Session 44: digits as even as they can be (10 bits as 5 + 5, 12 as 6 + 6, 13 as 7 + 6)
+# against the build before (8-bit digits, the last shorter), alternated, with each pass's
+# time; the composed splits at 2^28; plan creation from a cold pipeline cache (the new build
+# compiles only the passes it dispatches); selftest at width 32.
+if want even44; then
+  ab even44 2 base target/exp/vkprims-base new $B multisplit --n 2^24,2^26 --key u32 --buckets 1000,1024,4096,4099 --values 0,4 --ranking stable --trials 10 --profile
+  for X in target/exp/vkprims-base $B; do
+    timeout 100 $X bench multisplit --n 2^28 --key u32 --buckets 1000,4096 --values 0,4 --trials 5 --profile --json "$OUT/even44-28-$(basename $X).json" >> "$OUT/even44-28.md" 2>&1
+  done
+  for X in target/exp/vkprims-base $B; do
+    for c in "perm --n 1048576 --seed 1 --out /tmp/p.npy" "perm --n 1048576 --seed 1 --reproducible --out /tmp/p.npy"; do
+      rm -rf ~/.cache/nvidia/GLCache
+      echo "== $X $c" >> "$OUT/even44-cold.md"
+      { TIMEFORMAT='%R s'; time timeout 60 $X $c > /dev/null 2>&1; } >> "$OUT/even44-cold.md" 2>&1
+    done
+  done
+  timeout 150 $B selftest > "$OUT/even44-selftest.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

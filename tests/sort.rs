@@ -6,7 +6,7 @@ mod common;
 
 use vkprims::prims::binning::{BinningPolicy, Ranking};
 use vkprims::gpu::{self, Access, Buffer, MemoryLocation, Recorder};
-use vkprims::prims::sort::{self, KeyType, SortDesc, SortPlan, SortScratch};
+use vkprims::prims::sort::{self, DigitLayout, KeyType, SortDesc, SortPlan, SortScratch};
 use vkprims::testdata::{sort_keys, KeyPattern};
 
 fn check(desc: &SortDesc, pattern: KeyPattern, seed: u64) {
@@ -19,7 +19,7 @@ fn check(desc: &SortDesc, pattern: KeyPattern, seed: u64) {
     };
     let (k, v) = sort::run(&ctx, desc, &keys, values.as_deref()).unwrap_or_else(|e| panic!("{}: {e}", desc.label()));
     if let Some(e) = sort::check(desc, &keys, values.as_deref(), &k, v.as_deref()) {
-        panic!("{} ({pattern:?}, fallback period {}): {e}", desc.label(), desc.force_fallback_period);
+        panic!("{} ({pattern:?}, {:?} digits, fallback period {}): {e}", desc.label(), desc.digits, desc.force_fallback_period);
     }
 }
 
@@ -111,11 +111,20 @@ fn adversarial_keys() {
 #[test]
 fn bit_ranges() {
     let ctx = common::ctx();
-    for (key, lo, hi) in [(KeyType::U32, 0, 8), (KeyType::U32, 4, 20), (KeyType::I32, 16, 32), (KeyType::F32, 3, 31), (KeyType::U64, 20, 60), (KeyType::F64, 0, 64), (KeyType::I64, 60, 64)] {
-        let mut d = SortDesc::new(key, 20_000);
-        d.bits = (lo, hi);
-        d.value_bytes = 4;
-        check(&d, KeyPattern::Random, lo as u64);
+    // Uneven ranges in both digit layouts: 10 bits as 5 + 5 or 8 + 2, 28 as four 7s or three
+    // bytes and 4, 33 as 7, 7, 7, 7, 5 or four bytes and 1.
+    let ranges = [(KeyType::U32, 0, 8), (KeyType::U32, 4, 20), (KeyType::U32, 2, 12), (KeyType::I32, 16, 32), (KeyType::F32, 3, 31), (KeyType::U64, 20, 60), (KeyType::U64, 5, 38), (KeyType::F64, 0, 64), (KeyType::I64, 60, 64)];
+    for (key, lo, hi) in ranges {
+        for digits in [DigitLayout::Even, DigitLayout::Bytes] {
+            if digits == DigitLayout::Bytes && (hi - lo) % 8 == 0 {
+                continue;  // the same digits
+            }
+            let mut d = SortDesc::new(key, 20_000);
+            d.bits = (lo, hi);
+            d.value_bytes = 4;
+            d.digits = digits;
+            check(&d, KeyPattern::Random, lo as u64);
+        }
     }
     common::assert_no_validation_messages(&ctx);
 }
@@ -635,9 +644,17 @@ fn caller_counted_digits() {
     // the sort's own histogram gives (only then); the others from the offsets kernel's flags.
     use vkprims::prims::binning::{upfront_counter_word, upfront_flag_word, upfront_offset_word, upfront_span_words};
     let ctx = common::ctx();
-    for (key, bits, n, fold) in [(KeyType::U32, (0, 32), 30_011, true), (KeyType::F64, (3, 45), 12_345, true), (KeyType::U32, (0, 32), 30_011, false)] {
+    // (42 bits: six 7-bit digits, or five bytes and 2 bits.)
+    let cases = [
+        (KeyType::U32, (0, 32), 30_011, true, DigitLayout::Even),
+        (KeyType::F64, (3, 45), 12_345, true, DigitLayout::Even),
+        (KeyType::F64, (3, 45), 12_345, false, DigitLayout::Bytes),
+        (KeyType::U32, (0, 32), 30_011, false, DigitLayout::Even),
+    ];
+    for (key, bits, n, fold, digits) in cases {
         let mut d = SortDesc::new(key, n);
         d.bits = bits;
+        d.digits = digits;
         d.descending = key == KeyType::F64;
         d.policy.fold_max_tiles = Some(if fold { 1 << 20 } else { 0 });
         let plan = SortPlan::new(&ctx, d.clone()).unwrap();
@@ -648,10 +665,10 @@ fn caller_counted_digits() {
         let mut hist = vec![0u32; plan.hist_bytes() as usize / 4];
         let mut totals = vec![[0u32; 256]; d.passes() as usize];
         for i in 0..n as usize {
-            let ok = sort::order_key(key, d.descending, &keys, i) >> bits.0;
+            let ok = sort::order_key(key, d.descending, &keys, i);
             for p in 0..d.passes() {
-                let width = (bits.1 - bits.0 - 8 * p).min(8);  // the last digit may be short
-                let digit = ((ok >> (8 * p)) & ((1 << width) - 1)) as u32;
+                let (shift, width) = d.digit(p);
+                let digit = ((ok >> shift) & ((1 << width) - 1)) as u32;
                 hist[upfront_counter_word(i as u32 % 16, p, digit)] += 1;
                 totals[p as usize][digit as usize] += 1;
             }
@@ -677,7 +694,7 @@ fn caller_counted_digits() {
             rec.barrier(&[out.slice(), counts.slice()], Access::ComputeReadWrite, Access::TransferRead, "sorted keys and offsets read back");
             rec.submit_and_wait().unwrap();
             drop(rec);
-            let label = format!("{} (caller-counted digits: {caller_counted}, fold: {fold})", d.label());
+            let label = format!("{} ({digits:?} digits, caller-counted: {caller_counted}, fold: {fold})", d.label());
             let got: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu::download(&ctx, out.slice()).unwrap());
             if let Some(e) = sort::check(&d, &keys, None, &got, None) {
                 panic!("{label}: {e}");

@@ -18,7 +18,8 @@ layout(constant_id = 4) const uint VEC4 = 1;
 #include "sort/sort_keys.glsl"
 #include "sort/hist_layout.glsl"
 
-layout(push_constant) uniform Params { uint n; uint lo; uint last_bits; } pc;
+// Pass p's digit: bits lo + width * p up, width of them (the last pass: last_bits).
+layout(push_constant) uniform Params { uint n; uint lo; uint width; uint last_bits; } pc;
 layout(set = 0, binding = 0, std430) readonly buffer Keys { KEY keys[]; };
 layout(set = 0, binding = 0, std430) readonly buffer Keys4 { uvec4 keys4[]; };
 // Counts into this workgroup's copy (sort/hist_layout.glsl).
@@ -35,8 +36,8 @@ const uint ROUND_KEYS = ROUND_VECS * PER_VEC;
 
 void count_key(KEY k) {
     [[unroll]] for (uint p = 0u; p < PASSES; ++p) {
-        uint bits = p + 1u == PASSES ? pc.last_bits : 8u;
-        atomicAdd(s_hist[p * 256u + digit_of(k, pc.lo + 8u * p, bits)], 1u);
+        uint bits = p + 1u == PASSES ? pc.last_bits : pc.width;
+        atomicAdd(s_hist[p * 256u + digit_of(k, pc.lo + pc.width * p, bits)], 1u);
     }
 }
 

@@ -24,7 +24,9 @@ layout(constant_id = 4) const uint FORCE_FALLBACK_PERIOD = 0; // debug: >= 2 for
 layout(constant_id = 5) const uint SPIN_LIMIT = 64;           // look-back rounds before fallback
 #include "sort/sort_keys.glsl"
 
-layout(push_constant) uniform Params { uint n; uint num_tiles; uint shift; uint bits; uint pass_index; } pc;
+// The pass's digit is bits shift.. of the order key, `bits` of them; lo is the sort's lowest
+// bit (the first pass's shift).
+layout(push_constant) uniform Params { uint n; uint num_tiles; uint shift; uint bits; uint pass_index; uint lo; } pc;
 layout(set = 0, binding = 0, std430) readonly buffer KeysIn { KEY keys_in[]; };
 layout(set = 0, binding = 1, std430) writeonly buffer KeysOut { KEY keys_out[]; };
 layout(set = 0, binding = 2, std430) readonly buffer ValsIn { VAL vals_in[]; };
@@ -77,7 +79,7 @@ bool class_steps() { return (PASS_ROLE & 32u) != 0u; }
 // the first pass's shift up to this pass's).
 bool same_class(KEY a, KEY b) {
     KEY x = (order_key(a) ^ order_key(b)) & ((KEY(1) << pc.shift) - KEY(1));
-    return (x >> (pc.shift - 8u * pc.pass_index)) == KEY(0);
+    return (x >> pc.lo) == KEY(0);
 }
 #ifdef PERM_IDS
 // Permutation roles: bit 0, the first pass: the values are implicit (element i is i); bit 1,

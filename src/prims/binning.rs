@@ -566,7 +566,10 @@ pub(crate) struct BinningPass {
     /// Tile 0 takes the bucket totals from the tiles, not from an upfront histogram
     /// ([`BinningPolicy::totals_max_tiles`]).
     pub totals: bool,
-    pub pipeline: Arc<Pipeline>,
+    /// The pass's pipeline, and whether it is compiled: a plan compiles only the passes it
+    /// dispatches ([`BinningPass::compiled`]).
+    pub key: PipelineKey,
+    pipeline: Option<Arc<Pipeline>>,
 }
 
 /// PASS_ROLE bit 2: atomic ranking in class rounds, the classes being the previous pass's
@@ -623,11 +626,26 @@ pub(crate) struct BinningKernel<'a> {
 }
 
 impl BinningPass {
+    /// [`BinningPass::plan`], compiled.
+    pub fn new(
+        ctx: &Context,
+        what: &str,
+        input: BinningInput,
+        force_fallback_period: u32,
+        p: &BinningPolicy,
+        ranking: Ranking,
+        kernel: BinningKernel,
+    ) -> Result<BinningPass> {
+        let mut pass = BinningPass::plan(ctx, what, input, force_fallback_period, p, ranking, kernel)?;
+        pass.compile(ctx)?;
+        Ok(pass)
+    }
+
     /// The checks every binning pass shares (value size, the 30-bit counts, buffer limits,
     /// shaderInt64, the debug switch, the policy, subgroup operations), then the workgroup (at
     /// most 16 subgroups, at least 64 invocations), the items that fit in shared memory, the
-    /// tile count and the pipeline.
-    pub fn new(
+    /// tile count and the pipeline's key; not compiled.
+    pub fn plan(
         ctx: &Context,
         what: &str,
         input: BinningInput,
@@ -749,7 +767,7 @@ impl BinningPass {
         // NVIDIA's vendor id: its GPUs start workgroups in index order.
         let tickets = p.tickets.unwrap_or(info.vendor_id != 0x10de);
         let late = p.late_counts.unwrap_or(kernel.keys_sort && tiles >= BinningPolicy::LATE_MIN_TILES);
-        let pipeline = ctx.pipeline(PipelineKey {
+        let key = PipelineKey {
             shader,
             spec: vec![
                 workgroup_size,
@@ -775,7 +793,7 @@ impl BinningPass {
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
             push_bytes: kernel.push_bytes,
-        })?;
+        };
         let ranking = match (ranking, shared_match, partitioned, late) {
             (Ranking::Atomic, ..) => "atomic",
             (_, true, _, true) => "shared match, late counts",
@@ -801,8 +819,24 @@ impl BinningPass {
             value_chunk,
             fold,
             totals,
-            pipeline,
+            key,
+            pipeline: None,
         })
+    }
+
+    /// Compiles the pass's pipeline (or finds it in the context's cache).
+    pub fn compile(&mut self, ctx: &Context) -> Result<()> {
+        if self.pipeline.is_none() {
+            self.pipeline = Some(ctx.pipeline(self.key.clone())?);
+        }
+        Ok(())
+    }
+    pub fn is_compiled(&self) -> bool {
+        self.pipeline.is_some()
+    }
+    /// The compiled pipeline; an error for a pass its plan never dispatches.
+    pub fn pipeline(&self) -> Result<&Arc<Pipeline>> {
+        self.pipeline.as_ref().ok_or_else(|| Error::Invalid(format!("{}: pass not compiled (a vkprims bug)", self.key.shader)))
     }
 
     pub fn tile_keys(&self) -> u64 {

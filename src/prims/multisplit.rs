@@ -135,12 +135,24 @@ struct ByIndex {
     packed: bool,
 }
 
-pub struct MultisplitPlan {
-    desc: MultisplitDesc,
+/// A split into at most 256 buckets: the bucket histogram, its scan (unless the pass's tile
+/// 0 scans it) and one binning pass.
+struct OnePass {
     histogram: Arc<Pipeline>,
     offsets: Arc<Pipeline>,
     pass: BinningPass,
-    composed: Option<Composed>,
+}
+
+/// How a plan splits: one binning pass, or a composed split (whose plan builds no one-pass
+/// kernel: it would never run).
+enum Route {
+    One(OnePass),
+    Composed(Composed),
+}
+
+pub struct MultisplitPlan {
+    desc: MultisplitDesc,
+    route: Route,
 }
 
 /// Whether a composed split by ids or splitters sorts (key, value) pairs as its payload:
@@ -240,6 +252,9 @@ impl MultisplitPlan {
         } else {
             None
         };
+        if let Some(c) = composed {
+            return Ok(MultisplitPlan { desc, route: Route::Composed(c) });
+        }
         let offsets =
             ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
         let kernel = BinningKernel {
@@ -260,12 +275,19 @@ impl MultisplitPlan {
         let histogram = ctx.pipeline(PipelineKey {
             shader: if desc.key.wide() { "multisplit_histogram_k64" } else { "multisplit_histogram_k32" },
             // The bucket span only where the pass folds (it finds a trivial split from it).
-            spec: vec![128, kind, 0, src, 0, (composed.is_none() && pass.fold) as u32],
+            spec: vec![128, kind, 0, src, 0, pass.fold as u32],
             subgroup_size: desc.subgroup_size,
             bindings: 3,
             push_bytes: 16,
         })?;
-        Ok(MultisplitPlan { desc, histogram, offsets, pass, composed })
+        Ok(MultisplitPlan { desc, route: Route::One(OnePass { histogram, offsets, pass }) })
+    }
+
+    fn composed(&self) -> Option<&Composed> {
+        match &self.route {
+            Route::Composed(c) => Some(c),
+            Route::One(_) => None,
+        }
     }
 
     pub fn desc(&self) -> &MultisplitDesc {
@@ -276,21 +298,24 @@ impl MultisplitPlan {
     }
     /// Elements a tile takes: the one pass's, or a composed split's sort's.
     pub fn tile_keys(&self) -> u64 {
-        self.composed.as_ref().map_or(self.pass.tile_keys(), |c| c.sort.tile_keys())
+        match &self.route {
+            Route::One(one) => one.pass.tile_keys(),
+            Route::Composed(c) => c.sort.tile_keys(),
+        }
     }
     /// The binning pipelines, named: the one pass of a split into at most 256 buckets, or a
     /// composed split's sort passes (see [`SortPlan::pass_pipelines`]).
     pub fn pass_pipelines(&self) -> Vec<(&'static str, &Arc<Pipeline>)> {
-        match &self.composed {
-            Some(c) => c.sort.pass_pipelines(),
-            None => vec![("split", &self.pass.pipeline)],
+        match &self.route {
+            Route::Composed(c) => c.sort.pass_pipelines(),
+            Route::One(one) => one.pass.pipeline().map(|p| vec![("split", p)]).unwrap_or_default(),
         }
     }
     /// The binning pass's geometry and ranking, for result rows.
     pub fn policy_label(&self) -> String {
-        match &self.composed {
-            Some(c) => c.sort.policy_label(),
-            None => self.pass.label(),
+        match &self.route {
+            Route::Composed(c) => c.sort.policy_label(),
+            Route::One(one) => one.pass.label(),
         }
     }
     pub fn keys_bytes(&self) -> u64 {
@@ -312,31 +337,31 @@ impl MultisplitPlan {
         (self.buckets() as u64 + 1) * 4
     }
     pub fn hist_bytes(&self) -> u64 {
-        match &self.composed {
-            Some(_) => 4,
-            None => binning::UPFRONT_HIST_BYTES,
+        match &self.route {
+            Route::Composed(_) => 4,
+            Route::One(_) => binning::UPFRONT_HIST_BYTES,
         }
     }
     pub fn state_bytes(&self) -> u64 {
-        match &self.composed {
-            Some(_) => 4,
-            None => binning::state_bytes(self.pass.tiles),
+        match &self.route {
+            Route::Composed(_) => 4,
+            Route::One(one) => binning::state_bytes(one.pass.tiles),
         }
     }
     /// Composed splits: the sort's scratch sizes (keys_alt, values_alt, hist, state).
     pub fn sort_scratch_bytes(&self) -> Option<(u64, u64, u64, u64)> {
-        self.composed.as_ref().map(|c| c.sort.scratch_bytes())
+        self.composed().map(|c| c.sort.scratch_bytes())
     }
     /// Composed splits by bucket ids or splitters: the bytes of [`MultisplitScratch::index`]
     /// (its regions of n words: the sorted ids; the ids from splitters; with values the input
     /// indices and their sorted copy).
     pub fn index_scratch_bytes(&self) -> Option<u64> {
-        self.composed.as_ref().filter(|c| c.by_index.is_some()).map(|_| self.index_regions() * self.index_region())
+        self.composed().filter(|c| c.by_index.is_some()).map(|_| self.index_regions() * self.index_region())
     }
     /// Whether a composed split by bucket ids or splitters sorts (id, (key, value)) pairs,
     /// with no gather: 32-bit keys with 4-byte values (the split sort reads and writes them).
     pub fn sorts_packed_pairs(&self) -> bool {
-        self.composed.as_ref().is_some_and(|c| c.by_index.as_ref().is_some_and(|bx| bx.packed))
+        self.composed().is_some_and(|c| c.by_index.as_ref().is_some_and(|bx| bx.packed))
     }
     fn index_regions(&self) -> u64 {
         let from_splitters = matches!(self.desc.source, BucketSource::Splitters { .. });
@@ -411,7 +436,7 @@ impl MultisplitPlan {
     pub fn record_reset(&self, rec: &mut Recorder, scratch: &MultisplitScratch) {
         rec.fill(scratch.hist.sub(0, self.hist_bytes()), 0);
         rec.fill(scratch.state.sub(0, self.state_bytes()), 0);
-        if let (Some(c), Some(s)) = (&self.composed, &scratch.sort) {
+        if let (Some(c), Some(s)) = (self.composed(), &scratch.sort) {
             c.sort.record_reset(rec, s);
         }
     }
@@ -419,7 +444,7 @@ impl MultisplitPlan {
     /// What [`MultisplitPlan::record_reset`] writes (for the barrier after it).
     fn reset_ranges(&self, scratch: &MultisplitScratch) -> Vec<BufferSlice> {
         let mut v = vec![scratch.hist.sub(0, self.hist_bytes()), scratch.state.sub(0, self.state_bytes())];
-        if let (Some(c), Some(s)) = (&self.composed, &scratch.sort) {
+        if let (Some(c), Some(s)) = (self.composed(), &scratch.sort) {
             v.push(s.hist.sub(0, c.sort.hist_bytes()));
             if self.desc.n > 0 {
                 v.push(s.state.sub(0, c.sort.state_bytes()));
@@ -475,7 +500,7 @@ impl MultisplitPlan {
         if let Some(o) = offsets_out {
             need("offsets_out", o, self.offsets_bytes())?;
         }
-        if self.composed.is_some() != scratch.sort.is_some() {
+        if self.composed().is_some() != scratch.sort.is_some() {
             return invalid(format!("{what}: a split into more than 256 buckets needs the sort scratch, and only it does"));
         }
         if let Some(bytes) = self.index_scratch_bytes() {
@@ -492,7 +517,7 @@ impl MultisplitPlan {
         };
         let aux_slice = aux.map_or(scratch.dummy.sub(0, 4), |a| a.sub(0, self.aux_bytes().max(4).min(a.size)));
         let kb = self.keys_bytes();
-        if let (Some(c), Some(sort_scratch)) = (&self.composed, &scratch.sort) {
+        if let (Some(c), Some(sort_scratch)) = (self.composed(), &scratch.sort) {
             let n = self.desc.n;
             // The sorted buckets: the sorted keys' bit field, or the sorted bucket ids (with
             // n = 0 nothing is read).
@@ -511,22 +536,25 @@ impl MultisplitPlan {
             }
             return Ok(());
         }
+        let Route::One(one) = &self.route else {
+            return invalid(format!("{what}: a composed split without its sort scratch (a vkprims bug)"));
+        };
         if self.desc.n > 0 {
             let push: [u32; 4] = [self.desc.n as u32, shift, bits, b];
             let groups = self.desc.n.div_ceil(HIST_CHUNK).min(self.desc.policy.histogram_groups as u64) as u32;
-            rec.dispatch(&self.histogram, &[keys_in.sub(0, kb), hist, aux_slice], bytemuck::bytes_of(&push), [groups, 1, 1])?;
+            rec.dispatch(&one.histogram, &[keys_in.sub(0, kb), hist, aux_slice], bytemuck::bytes_of(&push), [groups, 1, 1])?;
             rec.barrier(&[hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "multisplit: histogram complete before the scan");
             // (A pass that folds scans the offsets in its tile 0.)
-            if !self.pass.fold {
-                rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&(self.desc.n as u32)), [1, 1, 1])?;
+            if !one.pass.fold {
+                rec.dispatch(&one.offsets, &[hist], bytemuck::bytes_of(&(self.desc.n as u32)), [1, 1, 1])?;
                 rec.barrier(&[hist], Access::ComputeWrite, Access::ComputeRead, "multisplit: bucket offsets ready");
             }
             let vb = self.values_bytes().max(4);
             let (vi, vo) = values.unwrap_or((scratch.dummy, scratch.dummy));
             let state = scratch.state.sub(0, self.state_bytes());
-            let push: [u32; 5] = [self.desc.n as u32, self.pass.tiles, shift, bits, b];
+            let push: [u32; 5] = [self.desc.n as u32, one.pass.tiles, shift, bits, b];
             let bufs = [keys_in.sub(0, kb), keys_out.sub(0, kb), vi.sub(0, vb.min(vi.size)), vo.sub(0, vb.min(vo.size)), hist, state, aux_slice];
-            rec.dispatch_count(&self.pass.pipeline, &bufs, bytemuck::bytes_of(&push), self.pass.workgroups())?;
+            rec.dispatch_count(one.pass.pipeline()?, &bufs, bytemuck::bytes_of(&push), one.pass.workgroups())?;
         }
         if let Some(o) = offsets_out {
             // Offsets 0..B from the scanned histogram (or the pass's tile 0), then n.

@@ -28,7 +28,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::binning::{BinningPolicy, Ranking, ROLE_CLASS_ROUNDS, ROLE_ONE_PLANE};
-use super::sort::{KeyType, PassRoles, SortDesc, SortPlan, SortScratch};
+use super::sort::{DigitLayout, KeyType, PassRoles, SortDesc, SortPlan, SortScratch};
 use crate::error::{invalid, Result};
 use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
 
@@ -212,6 +212,9 @@ impl PermPlan {
             let mut sd = SortDesc::new(KeyType::U32, desc.n);
             sd.value_bytes = 4;
             sd.bits = (0, desc.group_bits().max(1));
+            // 8-bit digits: the group-id kernel counts them, and two narrow passes hand the
+            // last its digit as the id's high byte.
+            sd.digits = DigitLayout::Bytes;
             sd.subgroup_size = desc.subgroup_size;
             sd.force_fallback_period = desc.debug_force_fallback_period;
             // The default mode's passes take tiles from the ticket unless the policy says: index
@@ -256,6 +259,7 @@ impl PermPlan {
             let mut sd = SortDesc::new(KeyType::U32, desc.n);
             sd.value_bytes = desc.value_bytes;
             sd.bits = (0, desc.group_bits());
+            sd.digits = DigitLayout::Bytes;  // as the group-id kernel counts them
             sd.subgroup_size = desc.subgroup_size;
             sd.force_fallback_period = desc.debug_force_fallback_period;
             sd.policy = desc.policy;
@@ -372,8 +376,8 @@ impl PermPlan {
                 // The ids' digit counts (the sort's upfront histogram), and for an array the
                 // ids: four elements an invocation, at least 2048 a workgroup (as the sort's
                 // histogram counts).
-                let (bits, passes) = (s.desc().bits.1, s.desc().passes());
-                let ids_push: [u32; 5] = [push[0], push[1], push[2], push[3], bits - 8 * (passes - 1)];
+                let last_bits = s.desc().digit(s.desc().passes() - 1).1;
+                let ids_push: [u32; 5] = [push[0], push[1], push[2], push[3], last_bits];
                 let workgroups = (self.desc.policy.histogram_groups as u64).min(self.desc.n.div_ceil(2048)) as u32;
                 rec.dispatch(&self.ids, &[ids, hist], bytemuck::bytes_of(&ids_push), [workgroups.max(1), 1, 1])?;
                 rec.barrier(&[ids, hist], Access::ComputeReadWrite, Access::ComputeReadWrite, "perm: group ids and their digit counts ready for the sort");

@@ -70,6 +70,21 @@ impl KeyType {
 /// The sort's tuning: the binning pass's policy.
 pub type SortPolicy = BinningPolicy;
 
+/// How a sort's bit range is cut into digit passes: as many passes either way, the fewest
+/// 8-bit digits can do.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DigitLayout {
+    /// Digits as even as they can be, the wider first: 10 bits as 5 + 5, 12 as 6 + 6, 26 as
+    /// 7 + 7 + 7 + 5; whole bytes where the range is. A digit of fewer buckets leaves each
+    /// tile longer runs of a bucket to scatter.
+    #[default]
+    Even,
+    /// 8-bit digits from the low end, the last one shorter (CUB's): 10 bits as 8 + 2. The
+    /// permutation's passes, whose kernels take the last digit as a byte.
+    Bytes,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SortDesc {
     pub key: KeyType,
@@ -89,6 +104,9 @@ pub struct SortDesc {
     /// order needs, so the keys are still sorted). Cheaper; used by the permutation.
     #[serde(default)]
     pub ranking: Ranking,
+    /// How the bit range is cut into digits ([`SortDesc::digit`]).
+    #[serde(default)]
+    pub digits: DigitLayout,
 }
 
 impl SortDesc {
@@ -103,6 +121,7 @@ impl SortDesc {
             force_fallback_period: 0,
             policy: SortPolicy::default(),
             ranking: Ranking::Stable,
+            digits: DigitLayout::Even,
         }
     }
     pub fn label(&self) -> String {
@@ -118,15 +137,29 @@ impl SortDesc {
     pub fn first_pass_unordered(&self) -> bool {
         self.ranking == Ranking::Atomic || (self.policy.atomic_first_keys && self.value_bytes == 0 && self.bits == (0, self.key.bits()))
     }
-    /// Digit passes: 8-bit digits over the bit range. (11-bit digits, three passes for 32-bit
-    /// keys, took about twice an 8-bit pass's time on the H200 even ranked with atomics
-    /// alone: bench/results/h200/binning/session18/3-wide-digits, the README's results.)
+    /// Digit passes: the fewest digits of at most 8 bits that cover the bit range. (11-bit
+    /// digits, three passes for 32-bit keys, took about twice an 8-bit pass's time on the
+    /// H200 even ranked with atomics alone: bench/results/h200/binning/session18/3-wide-digits,
+    /// the README's results.)
     pub fn passes(&self) -> u32 {
         (self.bits.1 - self.bits.0).div_ceil(8)
     }
-    /// Bits of the last digit pass (8 for the others).
+    /// Bits of every digit but the last ([`DigitLayout`]).
+    fn digit_width(&self) -> u32 {
+        match self.digits {
+            DigitLayout::Even => (self.bits.1 - self.bits.0).div_ceil(self.passes()),
+            DigitLayout::Bytes => 8,
+        }
+    }
+    /// Bits of the last digit pass (the others take `digit_width`).
     fn last_bits(&self) -> u32 {
-        (self.bits.1 - self.bits.0) - 8 * (self.passes() - 1)
+        (self.bits.1 - self.bits.0) - self.digit_width() * (self.passes() - 1)
+    }
+    /// Digit pass `p`'s digit: (its lowest bit of the order key, its bits). A caller that
+    /// counts the digits itself ([`SortPlan::record_passes`]) counts these.
+    pub fn digit(&self, p: u32) -> (u32, u32) {
+        let w = self.digit_width();
+        (self.bits.0 + w * p, if p + 1 == self.passes() { self.last_bits() } else { w })
     }
 }
 
@@ -164,6 +197,16 @@ impl From<Option<(BufferSlice, BufferSlice)>> for SortValues {
     fn from(values: Option<(BufferSlice, BufferSlice)>) -> SortValues {
         values.map_or(SortValues::None, |(vi, vo)| SortValues::Array(vi, vo))
     }
+}
+
+/// The passes of a [`SortPlan`] a digit pass can run on.
+#[derive(Clone, Copy)]
+enum PassSlot {
+    First,
+    Second,
+    Steps,
+    Middle,
+    Last,
 }
 
 /// A checked, ready-to-record sort.
@@ -250,10 +293,10 @@ impl SortPlan {
         let keys_sort = roles.is_none() && desc.value_bytes == 0 && bytes != 0;
         // (`fold_max_tiles` serves the permutation's passes, which have no totals variants.)
         let bindings = if split { 8 } else { 6 };
-        let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings, push_bytes: 20, role: 0, totals: own, fold_max_tiles: 512, keys_sort, fold_keys_tile: false };
+        let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings, push_bytes: 24, role: 0, totals: own, fold_max_tiles: 512, keys_sort, fold_keys_tile: false };
         let binning = |ranking: Ranking, role: u32, items: u32| {
             let policy = BinningPolicy { items: if items == 0 { desc.policy.items } else { items }, ..desc.policy };
-            BinningPass::new(ctx, &what, input.clone(), desc.force_fallback_period, &policy, ranking, BinningKernel { role: role | bytes, ..kernel.clone() })
+            BinningPass::plan(ctx, &what, input.clone(), desc.force_fallback_period, &policy, ranking, BinningKernel { role: role | bytes, ..kernel.clone() })
         };
         let single = desc.passes() == 1;
         // A single pass is both first and last (the last pipeline). Only the first pass may
@@ -292,7 +335,7 @@ impl SortPlan {
         // save (H200, u32 keys at 2^20: 0.0494 ms against 0.0486-0.0489; at 2^21, 256
         // tiles, 0.0840 against 0.0876-0.0881: bench/results/h200/binning/session34/3-small34).
         let steps_through = match use_steps && !pass.totals {
-            true => (1..desc.passes()).take_while(|&p| desc.n >> (8 * p) >= min_class).last().unwrap_or(0),
+            true => (1..desc.passes()).take_while(|&p| desc.n >> (desc.digit(p).0 - desc.bits.0) >= min_class).last().unwrap_or(0),
             false => 0,
         };
         let steps = if steps_through > 0 { Some(binning(Ranking::Stable, ROLE_CLASS_STEPS, 0)?) } else { None };
@@ -319,7 +362,7 @@ impl SortPlan {
                 spec: vec![hw, kind, desc_flag, desc.passes(), vector_loads as u32, spans as u32],
                 subgroup_size: desc.subgroup_size,
                 bindings: 2,
-                push_bytes: 12,
+                push_bytes: 16,
             })
         };
         let vector_loads = !desc.policy.histogram_scalar_loads;
@@ -329,19 +372,27 @@ impl SortPlan {
         } else {
             None
         };
-        Ok(SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, second, steps, steps_through, last, split })
+        let mut plan = SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, second, steps, steps_through, last, split };
+        // Only the passes it dispatches are compiled: a two-pass sort with roles never runs its
+        // middle pass, nor one whose later passes all rank in class steps; every pass keeps its
+        // geometry (the middle pass's is the stable passes' tile).
+        for p in 0..plan.desc.passes() {
+            let slot = plan.slot(p);
+            plan.slot_pass_mut(slot).compile(ctx)?;
+        }
+        Ok(plan)
     }
 
     pub fn desc(&self) -> &SortDesc {
         &self.desc
     }
-    /// The digit passes' pipelines, named: the first and second passes' where they differ,
-    /// the class-step passes' (1 to `steps_through`), the middle passes', the last pass's
-    /// where it differs.
+    /// The digit passes that run, named: the first and second passes where they differ, the
+    /// class-step passes (1 to `steps_through`), the middle passes, the last pass where it
+    /// differs.
     fn named_passes(&self) -> impl Iterator<Item = (&'static str, &BinningPass)> {
         [("first", self.first.as_ref()), ("second", self.second.as_ref()), ("class-step", self.steps.as_ref()), ("middle", Some(&self.pass)), ("last", self.last.as_ref())]
             .into_iter()
-            .filter_map(|(name, p)| p.map(|p| (name, p)))
+            .filter_map(|(name, p)| p.filter(|p| p.is_compiled()).map(|p| (name, p)))
     }
     /// The most tiles of any digit pass. Passes may differ: a role's one-plane tile can hold
     /// more or fewer elements than the middle passes' (their workgroups are tuned apart).
@@ -350,18 +401,21 @@ impl SortPlan {
     }
     /// Every digit-pass pipeline, named (see `named_passes`).
     pub fn pass_pipelines(&self) -> Vec<(&'static str, &Arc<Pipeline>)> {
-        self.named_passes().map(|(name, p)| (name, &p.pipeline)).collect()
+        self.named_passes().filter_map(|(name, p)| p.pipeline().ok().map(|pl| (name, pl))).collect()
     }
+    /// The stable passes' tile (the middle pass's geometry, whether or not it runs).
     pub fn tile_keys(&self) -> u64 {
         self.pass.tile_keys()
     }
-    /// For result rows: the binning pass's geometry and ranking, and the upfront histogram's
-    /// workgroups and loads where they are not the default.
+    /// For result rows: the binning pass's geometry and ranking (the middle passes', or where
+    /// none runs the first pass's), and the upfront histogram's workgroups and loads where
+    /// they are not the default.
     pub fn policy_label(&self) -> String {
-        let middle = self.pass.label();
+        let base = self.named_passes().find(|(name, _)| *name == "middle").or_else(|| self.named_passes().next());
+        let (base_name, middle) = base.map_or(("middle", self.pass.label()), |(name, p)| (name, p.label()));
         let mut s = middle.clone();
         // The other passes where they differ (atomic ranking, the permutation's roles).
-        for (name, p) in self.named_passes().filter(|(name, _)| *name != "middle") {
+        for (name, p) in self.named_passes().filter(|(name, _)| *name != base_name) {
             let label = p.label();
             if label != middle {
                 s += &format!("; {name} pass {label}");
@@ -478,7 +532,7 @@ impl SortPlan {
         }
         let kb = self.keys_bytes();
         let hist = scratch.hist.sub(0, self.hist_bytes());
-        let push: [u32; 3] = [self.desc.n as u32, self.desc.bits.0, self.desc.last_bits()];
+        let push: [u32; 4] = [self.desc.n as u32, self.desc.bits.0, self.desc.digit_width(), self.desc.last_bits()];
         // A round of a histogram workgroup counts 16 keys an invocation (64-bit: 8, so their
         // workgroups take two rounds each, as tuned).
         let per_round = self.desc.policy.histogram_workgroup as u64 * 16;
@@ -492,15 +546,37 @@ impl SortPlan {
         self.record_passes_values(rec, keys_in, keys_out, values, scratch)
     }
 
+    /// Which of the plan's passes runs digit pass `p`.
+    fn slot(&self, p: u32) -> PassSlot {
+        match p {
+            _ if self.last.is_some() && p + 1 == self.desc.passes() => PassSlot::Last,
+            0 if self.first.is_some() => PassSlot::First,
+            0 => PassSlot::Middle,
+            1 if self.second.is_some() => PassSlot::Second,
+            _ if p <= self.steps_through && self.steps.is_some() => PassSlot::Steps,
+            _ => PassSlot::Middle,
+        }
+    }
+    fn slot_pass_mut(&mut self, slot: PassSlot) -> &mut BinningPass {
+        let pass = match slot {
+            PassSlot::First => self.first.as_mut(),
+            PassSlot::Second => self.second.as_mut(),
+            PassSlot::Steps => self.steps.as_mut(),
+            PassSlot::Last => self.last.as_mut(),
+            PassSlot::Middle => None,
+        };
+        pass.unwrap_or(&mut self.pass)
+    }
     /// The binning pass of digit pass `p`.
     fn pass_at(&self, p: u32) -> &BinningPass {
-        match (p, &self.last) {
-            (_, Some(last)) if p + 1 == self.desc.passes() => last,
-            (0, _) => self.first.as_ref().unwrap_or(&self.pass),
-            (1, _) if self.second.is_some() => self.second.as_ref().unwrap(),
-            _ if p <= self.steps_through => self.steps.as_ref().unwrap_or(&self.pass),
-            _ => &self.pass,
-        }
+        let pass = match self.slot(p) {
+            PassSlot::First => self.first.as_ref(),
+            PassSlot::Second => self.second.as_ref(),
+            PassSlot::Steps => self.steps.as_ref(),
+            PassSlot::Last => self.last.as_ref(),
+            PassSlot::Middle => None,
+        };
+        pass.unwrap_or(&self.pass)
     }
 
     fn check(&self, keys_in: BufferSlice, keys_out: BufferSlice, values: SortValues, scratch: &SortScratch) -> Result<()> {
@@ -549,8 +625,6 @@ impl SortPlan {
         let (kb, vb) = (self.keys_bytes(), self.values_bytes().max(4));
         let hist = scratch.hist.sub(0, self.hist_bytes());
         let passes = self.desc.passes();
-        let lo = self.desc.bits.0;
-        let last_bits = self.desc.last_bits();
         if (0..passes).any(|p| !self.pass_at(p).fold) {
             rec.dispatch(&self.offsets, &[hist], bytemuck::bytes_of(&(self.desc.n as u32)), [passes, 1, 1])?;
             rec.barrier(&[hist], Access::ComputeWrite, Access::ComputeRead, "sort: digit offsets ready for the passes");
@@ -585,15 +659,15 @@ impl SortPlan {
             };
             let (ks, kd) = (ks.sub(0, kb), kd.sub(0, kb));
             let state = scratch.state.sub(p as u64 * self.pass_state_bytes(), self.pass_state_bytes());
-            let bits = if p + 1 == passes { last_bits } else { 8 };
+            let (shift, bits) = self.desc.digit(p);
             let pass = self.pass_at(p);
             if binning::state_bytes(pass.tiles) > self.pass_state_bytes() {
                 return invalid(format!("{}: pass {p}'s look-back state outgrows its region (a vkprims bug)", self.desc.label()));
             }
-            let push: [u32; 5] = [self.desc.n as u32, pass.tiles, lo + 8 * p, bits, p];
+            let push: [u32; 6] = [self.desc.n as u32, pass.tiles, shift, bits, p, self.desc.bits.0];
             let buffers = [ks, kd, vs, vd, hist, state, hs, hd];
             // (A split sort's kernel binds all eight, the others the first six.)
-            rec.dispatch_count(&pass.pipeline, &buffers[..pass.pipeline.key.bindings as usize], bytemuck::bytes_of(&push), pass.workgroups())?;
+            rec.dispatch_count(pass.pipeline()?, &buffers[..pass.key.bindings as usize], bytemuck::bytes_of(&push), pass.workgroups())?;
             // A pass that folds writes its digit offsets, which the next pass's class rounds
             // read (the kernel's binding is writable either way).
             rec.barrier(&[kd, vd, hd, hist], Access::ComputeWrite, Access::ComputeReadWrite, "sort: a pass's output and digit offsets are the next pass's input");
