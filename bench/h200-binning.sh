@@ -1470,6 +1470,12 @@ if want even44; then
   done
   timeout 150 $B selftest > "$OUT/even44-selftest.md" 2>&1
 fi
+# The split sort's tile with 5 + 5-bit digits (512x7 won with 8 + 2: session43/3-tiles43),
+# and selftest at width 32 (even44's was cut by the call's time limit).
+if want tiles44; then
+  timeout 200 $B selftest > "$OUT/tiles44-selftest.md" 2>&1
+  timeout 150 $B bench multisplit --n 2^24,2^26 --key u32 --buckets 1000 --values 4 --binning-policy 512x7,384x10,448x8,512x6,320x12 --trials 10 --profile --json "$OUT/tiles44.json" > "$OUT/tiles44.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
