@@ -626,21 +626,6 @@ pub(crate) struct BinningKernel<'a> {
 }
 
 impl BinningPass {
-    /// [`BinningPass::plan`], compiled.
-    pub fn new(
-        ctx: &Context,
-        what: &str,
-        input: BinningInput,
-        force_fallback_period: u32,
-        p: &BinningPolicy,
-        ranking: Ranking,
-        kernel: BinningKernel,
-    ) -> Result<BinningPass> {
-        let mut pass = BinningPass::plan(ctx, what, input, force_fallback_period, p, ranking, kernel)?;
-        pass.compile(ctx)?;
-        Ok(pass)
-    }
-
     /// The checks every binning pass shares (value size, the 30-bit counts, buffer limits,
     /// shaderInt64, the debug switch, the policy, subgroup operations), then the workgroup (at
     /// most 16 subgroups, at least 64 invocations), the items that fit in shared memory, the

@@ -271,7 +271,8 @@ impl MultisplitPlan {
             // (Measured with bit-field buckets only; ids and splitters keep their tile.)
             fold_keys_tile: matches!(desc.source, BucketSource::Bits { .. }),
         };
-        let pass = BinningPass::new(ctx, &what, input, desc.force_fallback_period, &desc.policy, desc.ranking, kernel)?;
+        let mut pass = BinningPass::plan(ctx, &what, input, desc.force_fallback_period, &desc.policy, desc.ranking, kernel)?;
+        pass.compile(ctx)?;
         let histogram = ctx.pipeline(PipelineKey {
             shader: if desc.key.wide() { "multisplit_histogram_k64" } else { "multisplit_histogram_k32" },
             // The bucket span only where the pass folds (it finds a trivial split from it).

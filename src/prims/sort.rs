@@ -200,7 +200,7 @@ impl From<Option<(BufferSlice, BufferSlice)>> for SortValues {
 }
 
 /// The passes of a [`SortPlan`] a digit pass can run on.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq)]
 enum PassSlot {
     First,
     Second,
@@ -376,9 +376,13 @@ impl SortPlan {
         // Only the passes it dispatches are compiled: a two-pass sort with roles never runs its
         // middle pass, nor one whose later passes all rank in class steps; every pass keeps its
         // geometry (the middle pass's is the stable passes' tile).
-        for p in 0..plan.desc.passes() {
-            let slot = plan.slot(p);
-            plan.slot_pass_mut(slot).compile(ctx)?;
+        let used: Vec<PassSlot> = (0..plan.desc.passes()).map(|p| plan.slot(p)).collect();
+        let SortPlan { first, second, steps, pass, last, .. } = &mut plan;
+        let slots = [(PassSlot::First, first.as_mut()), (PassSlot::Second, second.as_mut()), (PassSlot::Steps, steps.as_mut()), (PassSlot::Middle, Some(pass)), (PassSlot::Last, last.as_mut())];
+        for (slot, pass) in slots {
+            if let Some(pass) = pass.filter(|_| used.contains(&slot)) {
+                pass.compile(ctx)?;
+            }
         }
         Ok(plan)
     }
@@ -556,16 +560,6 @@ impl SortPlan {
             _ if p <= self.steps_through && self.steps.is_some() => PassSlot::Steps,
             _ => PassSlot::Middle,
         }
-    }
-    fn slot_pass_mut(&mut self, slot: PassSlot) -> &mut BinningPass {
-        let pass = match slot {
-            PassSlot::First => self.first.as_mut(),
-            PassSlot::Second => self.second.as_mut(),
-            PassSlot::Steps => self.steps.as_mut(),
-            PassSlot::Last => self.last.as_mut(),
-            PassSlot::Middle => None,
-        };
-        pass.unwrap_or(&mut self.pass)
     }
     /// The binning pass of digit pass `p`.
     fn pass_at(&self, p: u32) -> &BinningPass {
