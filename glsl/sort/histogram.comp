@@ -18,8 +18,10 @@ layout(constant_id = 4) const uint VEC4 = 1;
 #include "sort/sort_keys.glsl"
 #include "sort/hist_layout.glsl"
 
-// Pass p's digit: bits lo + width * p up, width of them (the last pass: last_bits).
-layout(push_constant) uniform Params { uint n; uint lo; uint width; uint last_bits; } pc;
+// Pass p's digit: bits lo + WIDTH * p up, WIDTH of them (the last pass: last_bits). A
+// constant, so that the usual 8 folds into the shifts and masks as before it could vary.
+layout(constant_id = 6) const uint WIDTH = 8;
+layout(push_constant) uniform Params { uint n; uint lo; uint last_bits; } pc;
 layout(set = 0, binding = 0, std430) readonly buffer Keys { KEY keys[]; };
 layout(set = 0, binding = 0, std430) readonly buffer Keys4 { uvec4 keys4[]; };
 // Counts into this workgroup's copy (sort/hist_layout.glsl).
@@ -36,8 +38,8 @@ const uint ROUND_KEYS = ROUND_VECS * PER_VEC;
 
 void count_key(KEY k) {
     [[unroll]] for (uint p = 0u; p < PASSES; ++p) {
-        uint bits = p + 1u == PASSES ? pc.last_bits : pc.width;
-        atomicAdd(s_hist[p * 256u + digit_of(k, pc.lo + pc.width * p, bits)], 1u);
+        uint bits = p + 1u == PASSES ? pc.last_bits : WIDTH;
+        atomicAdd(s_hist[p * 256u + digit_of(k, pc.lo + WIDTH * p, bits)], 1u);
     }
 }
 

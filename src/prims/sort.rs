@@ -359,10 +359,10 @@ impl SortPlan {
         let histogram_kernel = |vector_loads: bool| {
             ctx.pipeline(PipelineKey {
                 shader: if desc.key.wide() { "sort_histogram_k64" } else { "sort_histogram_k32" },
-                spec: vec![hw, kind, desc_flag, desc.passes(), vector_loads as u32, spans as u32],
+                spec: vec![hw, kind, desc_flag, desc.passes(), vector_loads as u32, spans as u32, desc.digit_width()],
                 subgroup_size: desc.subgroup_size,
                 bindings: 2,
-                push_bytes: 16,
+                push_bytes: 12,
             })
         };
         let vector_loads = !desc.policy.histogram_scalar_loads;
@@ -536,7 +536,7 @@ impl SortPlan {
         }
         let kb = self.keys_bytes();
         let hist = scratch.hist.sub(0, self.hist_bytes());
-        let push: [u32; 4] = [self.desc.n as u32, self.desc.bits.0, self.desc.digit_width(), self.desc.last_bits()];
+        let push: [u32; 3] = [self.desc.n as u32, self.desc.bits.0, self.desc.last_bits()];
         // A round of a histogram workgroup counts 16 keys an invocation (64-bit: 8, so their
         // workgroups take two rounds each, as tuned).
         let per_round = self.desc.policy.histogram_workgroup as u64 * 16;
