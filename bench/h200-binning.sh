@@ -1476,6 +1476,15 @@ if want tiles44; then
   timeout 200 $B selftest > "$OUT/tiles44-selftest.md" 2>&1
   timeout 150 $B bench multisplit --n 2^24,2^26 --key u32 --buckets 1000 --values 4 --binning-policy 512x7,384x10,448x8,512x6,320x12 --trials 10 --profile --json "$OUT/tiles44.json" > "$OUT/tiles44.md" 2>&1
 fi
+# The sorts' own rows against the build before even digits (their digits are whole bytes; the
+# pass kernels gained a push word, the histogram a spec constant for the width): u32 keys and
+# pairs and u64 keys at 2^26 alternated twice, u32 keys and pairs at 2^28 once each.
+if want same44; then
+  ab same44 2 base target/exp/vkprims-base new $B sort --n 2^26 --key u32,u64 --values 0,4 --trials 10 --profile
+  for X in target/exp/vkprims-base $B; do
+    timeout 150 $X bench sort --n 2^28 --key u32 --values 0,4 --trials 5 --profile --json "$OUT/same44-28-$(basename $X).json" >> "$OUT/same44-28.md" 2>&1
+  done
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
