@@ -1485,24 +1485,6 @@ if want same44; then
     timeout 150 $X bench sort --n 2^28 --key u32 --values 0,4 --trials 5 --profile --json "$OUT/same44-28-$(basename $X).json" >> "$OUT/same44-28.md" 2>&1
   done
 fi
-# Session 45. Co-resident tiles out of step: debug bit 8 has some tiles of the first wave spin
-# 256 * D rounds first (bits 16..23: D; bits 24..25: which tiles, 0 odd ones below 264, 1 those
-# from 132 to 263), so that two workgroups sharing an SM rank and move values at different
-# times; pairs and keys at 2^26 against the default.
-if want stagger45; then
-  P=auto; for d in 6 12 24; do P="$P,autoxautoxskip$((256 + (d << 16)))"; done
-  for d in 12 24; do P="$P,autoxautoxskip$((256 + (d << 16) + (1 << 24)))"; done
-  timeout 200 $B bench sort --n 2^26 --key u32 --values 4,0 --binning-policy $P --trials 10 --profile --json "$OUT/stagger45.json" > "$OUT/stagger45.md" 2>&1
-fi
-# Packed staging (xpack: an element's staged words side by side, one wide shared access):
-# u32 pairs with both planes at once (xnoseq) against planes in sequence (the default), and
-# the elements of 2 to 4 words that stage every plane at once by default; registers of each.
-if want pack45; then
-  stats_of $B "$RE_PASSES" pack45-regs.md autoxautoxnoseq,autoxautoxnoseqxpack,384x15xnoseqxpack,512x11xnoseqxpack,autoxautoxpack
-  timeout 150 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,autoxautoxnoseq,autoxautoxnoseqxpack,384x15xnoseqxpack,512x11xnoseqxpack,384x15xnoseq --trials 10 --profile --json "$OUT/pack45-pairs.json" > "$OUT/pack45-pairs.md" 2>&1
-  timeout 200 $B bench sort --n 2^26 --key u64 --values 0,4,8 --binning-policy auto,autoxautoxpack --trials 10 --profile --json "$OUT/pack45-wide.json" > "$OUT/pack45-wide.md" 2>&1
-  timeout 100 $B bench sort --n 2^26 --key u32 --values 8 --binning-policy auto,autoxautoxpack --trials 10 --profile --json "$OUT/pack45-v8.json" > "$OUT/pack45-v8.md" 2>&1
-fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

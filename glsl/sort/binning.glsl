@@ -134,10 +134,6 @@ const uint FIRST_VALS = VAL_CHUNK == 0u || VAL_CHUNK > ITEMS ? ITEMS : VAL_CHUNK
 // tickets, pairs 2.023 against 2.065-2.069, the 256-way multisplit of pairs 0.555 against
 // 0.564-0.566 (bench/results/h200/binning/session28/3-tick28; BinningPolicy::tickets).
 layout(constant_id = 18) const uint TILE_TICKETS = 0;
-// 1 (`xpack`; with every plane staged at once, STAGE_ALL or RELOAD): an element's staged words
-// lie side by side (word p of tile position a at s_mem[W a + p], W words an element), not in
-// planes (s_mem[p T + a]), so the driver may stage and read them with one wide shared access.
-layout(constant_id = 19) const uint PACKED = 0;
 // Full tiles load (and, planes in sequence, stage) through their own loops without a test an
 // element. The permutation of indices only in its stable passes (the reproducible mode): H200,
 // 2^28, 7.22 -> 6.41 ms there (6.32 with index tiles), but its default mode, whose passes rank
@@ -452,19 +448,6 @@ void binning_pass() {
         tile = s_tile;
     }
     if (tile >= pc.num_tiles) return;  // surplus workgroup of a 2-D dispatch
-    // Debug bit 8 (timing only; results stay right): some tiles of the first wave spin
-    // 256 * (bits 16..23) rounds of dependent arithmetic before they start, so that
-    // workgroups sharing an SM leave their phases (ranking, value traffic) out of step.
-    // Bits 24..25 pick them: 0, odd tiles below 264; 1, tiles 132 to 263; 2, every odd tile.
-    if ((DEBUG_SKIP & 256u) != 0u) {
-        uint pick = (DEBUG_SKIP >> 24) & 3u;
-        bool late = pick == 0u ? tile < 264u && (tile & 1u) != 0u : pick == 1u ? tile >= 132u && tile < 264u : (tile & 1u) != 0u;
-        if (late) {
-            uint x = tile;
-            [[dont_unroll]] for (uint k = 0u; k < 256u * ((DEBUG_SKIP >> 16) & 0xFFu); ++k) x = x * 1664525u + 1013904223u;
-            if (x == 0x9E3779B9u && pc.n == 0u) s_stuck[1] = x;  // keeps the loop
-        }
-    }
     uint count = min(tile_size(), pc.n - tile * tile_size());
     phase_end(0xFFFFFFFFu);  // start the clock
 

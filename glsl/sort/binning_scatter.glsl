@@ -34,17 +34,15 @@ void unstage(uint count, out uint w[ITEMS]) {
 // STAGE_ALL (and RELOAD): every word plane in shared memory at once, element j's words at
 // its tile position of each plane; from registers, or with RELOAD from the buffers.
 const uint KEY_WORDS = KEY64 != 0 ? 2u : 1u;
-// Where word p (key words, then value words) of tile position a is staged (PACKED).
-uint plane_at(uint p, uint a) { return PACKED != 0u ? (KEY_WORDS + VALUE_WORDS) * a + p : p * tile_size() + a; }
 void stage_values(uint tile, uint j, uint at) {
 #if VALUE_WORDS > 0
     uint t = tile_size();
     VAL val = RELOAD != 0u ? val_at(key_index(tile, j)) : v[j];
 #if VALUE_WORDS == 1
-    s_mem[plane_at(KEY_WORDS, at)] = val;
+    s_mem[KEY_WORDS * t + at] = val;
 #else
-    s_mem[plane_at(KEY_WORDS, at)] = val.x;
-    s_mem[plane_at(KEY_WORDS + 1u, at)] = val.y;
+    s_mem[KEY_WORDS * t + at] = val.x;
+    s_mem[(KEY_WORDS + 1u) * t + at] = val.y;
 #endif
 #endif
 }
@@ -73,9 +71,9 @@ void stage_planes(uint tile) {
         if (e == INVALID) continue;
         uint at = el_pos(e);
         KEY k = RELOAD != 0u ? key_in(key_index(tile, j)) : key[j];
-        s_mem[plane_at(0u, at)] = uint(k);
+        s_mem[at] = uint(k);
 #if KEY64
-        s_mem[plane_at(1u, at)] = uint(k >> 32);
+        s_mem[t + at] = uint(k >> 32);
 #endif
         if (SEQ == 0u) stage_values(tile, j, at);
     }
@@ -165,17 +163,17 @@ void scatter_planes(uint tile, uint count) {
         uint i = r * wg + gl_LocalInvocationIndex;
         if (i >= count) continue;
 #if KEY64
-        KEY k = KEY(s_mem[plane_at(0u, i)]) | (KEY(s_mem[plane_at(1u, i)]) << 32);
+        KEY k = KEY(s_mem[i]) | (KEY(s_mem[t + i]) << 32);
 #else
-        KEY k = s_mem[plane_at(0u, i)];
+        KEY k = s_mem[i];
 #endif
         uint dst = s_glob[bucket_is_key_function() ? bucket_of(0u, k) : bucket_at(i)] + i;
         if ((DEBUG_SKIP & 2u) != 0u) continue;
         if (pass_writes_keys()) key_out(dst, k);
 #if VALUE_WORDS == 1
-        val_out(dst, s_mem[plane_at(KEY_WORDS, i)]);
+        val_out(dst, s_mem[KEY_WORDS * t + i]);
 #elif VALUE_WORDS == 2
-        val_out(dst, uvec2(s_mem[plane_at(KEY_WORDS, i)], s_mem[plane_at(KEY_WORDS + 1u, i)]));
+        val_out(dst, uvec2(s_mem[KEY_WORDS * t + i], s_mem[(KEY_WORDS + 1u) * t + i]));
 #endif
     }
 }

@@ -165,12 +165,6 @@ pub struct BinningPolicy {
     /// kept more registers than ever (bench/results/h200/binning/session6).
     #[serde(default = "default_reload")]
     pub reload: bool,
-    /// With every plane staged at once ([`BinningPolicy::stage_all`] or
-    /// [`BinningPolicy::reload`], not in sequence): an element's staged words lie side by
-    /// side in shared memory (`xpack`), not in planes, so the driver may move them with one
-    /// wide shared access.
-    #[serde(default)]
-    pub packed: bool,
     /// Stable ranking ranks first and counts after (late counts), rather than counting each
     /// subgroup's buckets with shared atomics first (CUB's early counts), which posts the
     /// tile's histogram before the ranking and lets the ranking yield tile positions
@@ -361,7 +355,6 @@ impl Default for BinningPolicy {
             phase_clocks: false,
             stage_all: false,
             reload: true,
-            packed: false,
             late_counts: None,
             sequential_planes: true,
             atomic_first_keys: true,
@@ -447,12 +440,11 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xpack][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
-    /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `pack`:
-    /// [`BinningPolicy::packed`]; `late`, `early`:
+    /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `late`, `early`:
     /// [`BinningPolicy::late_counts`]; `noseq`: [`BinningPolicy::sequential_planes`] off;
     /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `crN`:
     /// [`BinningPolicy::second_pass_tiles`]; `nocs`: [`BinningPolicy::class_steps`] off; `csN`: [`BinningPolicy::class_step_runs`]; `vcN`: [`BinningPolicy::value_chunk`]; `lbN`: the look-back window; `hgN`: the upfront
@@ -460,7 +452,7 @@ impl BinningPolicy {
     /// `clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xpack][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -477,7 +469,6 @@ impl BinningPolicy {
                 ("part", _) => p.peer_match = PeerMatch::Partitioned,
                 ("planes", _) => p.stage_all = true,
                 ("keep", _) => p.reload = false,
-                ("pack", _) => p.packed = true,
                 ("late", _) => p.late_counts = Some(true),
                 ("early", _) => p.late_counts = Some(false),
                 ("noseq", _) => p.sequential_planes = false,
@@ -512,7 +503,6 @@ impl BinningPolicy {
         let (ballots, part) = (self.peer_match == PeerMatch::Ballots, self.peer_match == PeerMatch::Partitioned);
         for (on, flag) in [(ballots, "xballots".to_string()), (part, "xpart".into()), (self.stage_all, "xplanes".into()),
             (!self.reload, "xkeep".into()),
-            (self.packed, "xpack".into()),
             (self.late_counts == Some(true), "xlate".into()),
             (self.late_counts == Some(false), "xearly".into()),
             (!self.sequential_planes, "xnoseq".into()),
@@ -567,8 +557,6 @@ pub(crate) struct BinningPass {
     pub stage_all: bool,
     pub lookback_window: u32,
     pub reload: bool,
-    /// An element's staged words side by side ([`BinningPolicy::packed`]).
-    pub packed: bool,
     pub sequential: bool,
     /// Values read a lane at a time in the value round (with `sequential`; `items`: all).
     pub value_chunk: u32,
@@ -786,7 +774,6 @@ impl BinningPass {
                 sequential as u32,
                 if sequential { value_chunk } else { 0 },
                 tickets as u32,
-                (p.packed && planes > 1) as u32,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -813,7 +800,6 @@ impl BinningPass {
             stage_all: p.stage_all,
             lookback_window: p.lookback_window,
             reload: p.reload,
-            packed: p.packed && planes > 1,
             sequential,
             value_chunk,
             fold,
@@ -850,12 +836,7 @@ impl BinningPass {
         let skip = if self.debug_skip != 0 { format!(", skip {}", self.debug_skip) } else { String::new() };
         let tiles = if self.tickets { "" } else { ", index tiles" };
         let clocks = if self.phase_clocks { ", clocks" } else { "" };
-        let planes = match (self.stage_all, self.packed) {
-            (true, true) => ", planes, packed",
-            (true, false) => ", planes",
-            (false, true) => ", packed",
-            _ => "",
-        };
+        let planes = if self.stage_all { ", planes" } else { "" };
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
         let reload = if self.reload { "" } else { ", kept" };
         let fold = match (self.fold, self.totals) {
@@ -917,7 +898,7 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "448x13xpack", "512x10xplanesxkeepxpackxlate", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "128x8xearly", "512x10xnoseq", "autoxautoxcr0", "64x8xballotsxlate", "64x15xkeepxlatexlb4", "448x16xvc16", "autoxautoxcr0xvc1", "autoxautoxhg256xhw512", "autoxautoxfold64xtot0", "autoxautoxtot255xclocks", "autoxautoxticket", "64x8xtot4xticketxclocks", "64x16xnoticket"] {
+        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "128x8xearly", "512x10xnoseq", "autoxautoxcr0", "64x8xballotsxlate", "64x15xkeepxlatexlb4", "448x16xvc16", "autoxautoxcr0xvc1", "autoxautoxhg256xhw512", "autoxautoxfold64xtot0", "autoxautoxtot255xclocks", "autoxautoxticket", "64x8xtot4xticketxclocks", "64x16xnoticket"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);
