@@ -1485,6 +1485,18 @@ if want same44; then
     timeout 150 $X bench sort --n 2^28 --key u32 --values 0,4 --trials 5 --profile --json "$OUT/same44-28-$(basename $X).json" >> "$OUT/same44-28.md" 2>&1
   done
 fi
+# Session 45: what the look-back costs where its prefixes could be known before the pass
+# (the multisplit's one pass, a sort's first): debug bit 0 skips it (timing only, the output
+# is wrong), the 256-way multisplit and the sorts of u32 keys and pairs.
+if want lb45; then
+  timeout 200 $B bench multisplit --n 2^26,2^28 --key u32 --buckets 256 --values 0,4 --ranking stable,atomic --binning-policy auto,autoxautoxskip1 --trials 10 --profile --json "$OUT/lb45-ms.json" > "$OUT/lb45-ms.md" 2>&1
+  timeout 200 $B bench sort --n 2^26,2^28 --key u32 --values 0,4 --binning-policy auto,autoxautoxskip1 --trials 5 --profile --json "$OUT/lb45-sort.json" > "$OUT/lb45-sort.md" 2>&1
+fi
+# Session 45: the pair sort's knobs at 2^28 with today's kernels (look-back window, value
+# groups, histogram workgroups), against the default.
+if want knobs45; then
+  timeout 420 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,autoxautoxlb4,autoxautoxlb16,autoxautoxvc6,autoxautoxvc4,autoxautoxhg4096,autoxautoxhw256 --trials 5 --profile --json "$OUT/knobs45.json" > "$OUT/knobs45.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
