@@ -209,6 +209,19 @@ enum PassSlot {
     Last,
 }
 
+impl PassSlot {
+    /// For result rows and `pipelines`.
+    fn name(self) -> &'static str {
+        match self {
+            PassSlot::First => "first",
+            PassSlot::Second => "second",
+            PassSlot::Steps => "class-step",
+            PassSlot::Middle => "middle",
+            PassSlot::Last => "last",
+        }
+    }
+}
+
 /// A checked, ready-to-record sort.
 pub struct SortPlan {
     desc: SortDesc,
@@ -394,9 +407,11 @@ impl SortPlan {
     /// class-step passes (1 to `steps_through`), the middle passes, the last pass where it
     /// differs.
     fn named_passes(&self) -> impl Iterator<Item = (&'static str, &BinningPass)> {
-        [("first", self.first.as_ref()), ("second", self.second.as_ref()), ("class-step", self.steps.as_ref()), ("middle", Some(&self.pass)), ("last", self.last.as_ref())]
-            .into_iter()
-            .filter_map(|(name, p)| p.filter(|p| p.is_compiled()).map(|p| (name, p)))
+        self.slot_passes().into_iter().filter_map(|(slot, p)| p.filter(|p| p.is_compiled()).map(|p| (slot.name(), p)))
+    }
+    /// Each slot's own pass (none where the plan has none there), in dispatch order.
+    fn slot_passes(&self) -> [(PassSlot, Option<&BinningPass>); 5] {
+        [(PassSlot::First, self.first.as_ref()), (PassSlot::Second, self.second.as_ref()), (PassSlot::Steps, self.steps.as_ref()), (PassSlot::Middle, Some(&self.pass)), (PassSlot::Last, self.last.as_ref())]
     }
     /// The most tiles of any digit pass. Passes may differ: a role's one-plane tile can hold
     /// more or fewer elements than the middle passes' (their workgroups are tuned apart).
@@ -563,14 +578,8 @@ impl SortPlan {
     }
     /// The binning pass of digit pass `p`.
     fn pass_at(&self, p: u32) -> &BinningPass {
-        let pass = match self.slot(p) {
-            PassSlot::First => self.first.as_ref(),
-            PassSlot::Second => self.second.as_ref(),
-            PassSlot::Steps => self.steps.as_ref(),
-            PassSlot::Last => self.last.as_ref(),
-            PassSlot::Middle => None,
-        };
-        pass.unwrap_or(&self.pass)
+        let slot = self.slot(p);
+        self.slot_passes().into_iter().find(|(s, _)| *s == slot).and_then(|(_, pass)| pass).unwrap_or(&self.pass)
     }
 
     fn check(&self, keys_in: BufferSlice, keys_out: BufferSlice, values: SortValues, scratch: &SortScratch) -> Result<()> {
