@@ -1497,6 +1497,13 @@ fi
 if want knobs45; then
   timeout 420 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,autoxautoxlb4,autoxautoxlb16,autoxautoxvc6,autoxautoxvc4,autoxautoxhg4096,autoxautoxhw256 --trials 5 --profile --json "$OUT/knobs45.json" > "$OUT/knobs45.md" 2>&1
 fi
+# Session 45: ballot matching with the digit's bit count a constant for byte digits (it was
+# the push constant, a test a bit in the unrolled loop), against the shared-memory match;
+# registers of each.
+if want ballots45; then
+  stats_of $B "$RE_PASSES" ballots45-regs.md auto,autoxautoxballots,autoxautoxballotsxlate,autoxautoxballotsxearly
+  timeout 200 $B bench sort --n 2^26 --key u32 --values 4,0 --binning-policy auto,autoxautoxballots,autoxautoxballotsxlate,autoxautoxballotsxearly --trials 10 --profile --json "$OUT/ballots45.json" > "$OUT/ballots45.md" 2>&1
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

@@ -147,7 +147,9 @@ void key_out(uint i, KEY k) {
 KEY key_in(uint i) { return keys_in[i]; }
 void key_out(uint i, KEY k) { keys_out[i] = k; }
 #endif
-uint bucket_bits() { return pc.bits; }
+// A constant for byte digits, so that ballot matching's loop over the digit's bits unrolls
+// without a test a bit.
+uint bucket_bits() { return (PASS_ROLE & 16u) != 0u ? 8u : pc.bits; }
 uint hist_pass() { return pc.pass_index; }
 
 #include "sort/binning.glsl"
