@@ -1504,6 +1504,10 @@ if want ballots45; then
   stats_of $B "$RE_PASSES" ballots45-regs.md auto,autoxautoxballots,autoxautoxballotsxlate,autoxautoxballotsxearly
   timeout 200 $B bench sort --n 2^26 --key u32 --values 4,0 --binning-policy auto,autoxautoxballots,autoxautoxballotsxlate,autoxautoxballotsxearly --trials 10 --profile --json "$OUT/ballots45.json" > "$OUT/ballots45.md" 2>&1
 fi
+# The same against the build before (bc5f5ff): the default's rows unchanged, the ballots'.
+if want ballots45b; then
+  ab ballots45b 2 base target/exp/vkprims-base new $B sort --n 2^26 --key u32 --values 0,4 --binning-policy auto,autoxautoxballots --trials 10 --profile
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
