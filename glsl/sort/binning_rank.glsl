@@ -9,12 +9,11 @@ void step_barrier() {
 // Peers of every step (ballots, or subgroupPartitionNV): no shared memory, no barriers, so
 // nothing serialises the steps. Element j's word keeps its bucket and gains its rank among
 // the step's peers (bits 0..6), their count - 1 (8..14) and the lowest peer's lane (24..30).
-// The loop over bucket bits is unrolled (its bound is a push constant, or 8 for byte
-// digits): rolled, ballot matching took 0.43 ms of a 0.98 ms pass on the H200. An element
-// past the input's end is left out of every mask by the first ballot, so the bit rounds do
-// not test validity. Where one ballot word holds the subgroup (up to 32 lanes) the masks are
-// scalars; the uvec4 forms measured within 2% of them there, but need not elsewhere. Debug
-// bit 5 takes the uvec4 path at any width, so tests cover it.
+// The loop over bucket bits is unrolled (its bound is a push constant): rolled, ballot
+// matching took 0.43 ms of a 0.98 ms pass on the H200. Where one ballot word holds the
+// subgroup (up to 32 lanes) the masks are scalars; the uvec4 forms measured within 2% of
+// them there, but need not elsewhere. Debug bit 5 takes the uvec4 path at any width, so
+// tests cover it.
 void match_peers() {
     bool narrow = gl_SubgroupSize <= 32u && (DEBUG_SKIP & 32u) == 0u;
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
@@ -28,7 +27,7 @@ void match_peers() {
             uint m = subgroupBallot(valid).x;
             [[unroll]] for (uint b = 0u; b < 8u; ++b) {
                 if (b < bucket_bits()) {
-                    bool bit = ((d >> b) & 1u) != 0u;  // (invalid lanes are out of m already)
+                    bool bit = valid && ((d >> b) & 1u) != 0u;
                     uint ones = subgroupBallot(bit).x;
                     m &= bit ? ones : ~ones;
                 }
@@ -45,7 +44,7 @@ void match_peers() {
             uvec4 peers = subgroupBallot(valid);
             [[unroll]] for (uint b = 0u; b < 8u; ++b) {
                 if (b < bucket_bits()) {
-                    bool bit = ((d >> b) & 1u) != 0u;
+                    bool bit = valid && ((d >> b) & 1u) != 0u;
                     uvec4 ones = subgroupBallot(bit);
                     peers &= bit ? ones : ~ones;
                 }
@@ -56,8 +55,7 @@ void match_peers() {
             count = subgroupBallotBitCount(peers);
             leader = subgroupBallotFindLSB(peers);
         }
-        // A select, not a branch: no step of the match diverges.
-        el[j] |= valid ? (leader << 24) | ((count - 1u) << 8) | rank : 0u;
+        if (valid) el[j] |= (leader << 24) | ((count - 1u) << 8) | rank;
     }
 }
 
