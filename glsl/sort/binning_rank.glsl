@@ -9,11 +9,13 @@ void step_barrier() {
 // Peers of every step (ballots, or subgroupPartitionNV): no shared memory, no barriers, so
 // nothing serialises the steps. Element j's word keeps its bucket and gains its rank among
 // the step's peers (bits 0..6), their count - 1 (8..14) and the lowest peer's lane (24..30).
-// The loop over bucket bits is unrolled (its bound is a push constant): rolled, ballot
-// matching took 0.43 ms of a 0.98 ms pass on the H200. Where one ballot word holds the
-// subgroup (up to 32 lanes) the masks are scalars; the uvec4 forms measured within 2% of
-// them there, but need not elsewhere. Debug bit 5 takes the uvec4 path at any width, so
-// tests cover it.
+// The loop over bucket bits is unrolled (its bound is a push constant, or 8 for a sort's
+// byte digits): rolled, ballot matching took 0.43 ms of a 0.98 ms pass on the H200. Where
+// one ballot word holds the subgroup (up to 32 lanes) the masks are scalars; the uvec4 forms
+// measured within 2% of them there, but need not elsewhere. Debug bit 5 takes the uvec4 path
+// at any width, so tests cover it. Each step's validity test and `if` stay: without them the
+// H200's driver hoisted every step's ballots at once, 128 registers
+// (bench/results/h200/binning/session45/7-ballots-nobranch45).
 void match_peers() {
     bool narrow = gl_SubgroupSize <= 32u && (DEBUG_SKIP & 32u) == 0u;
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
