@@ -57,9 +57,12 @@ bool class_rounds() { return (PASS_ROLE & 4u) != 0u; }
 // round: bench/results/h200/binning/session30). 8-byte keys take the digit from digit_of, whose
 // bit count folds to 8 once specialised, with the order key's XOR on the digit alone
 // (sort/sort_keys.glsl; session31); 4-byte keys keep the form measured in session 30.
+// The digit's bits: a constant for byte digits (so ballot matching's loop over them, too,
+// unrolls without a test a bit).
+uint bucket_bits() { return (PASS_ROLE & 16u) != 0u ? 8u : pc.bits; }
 uint bucket_of(uint index, KEY key) {
 #if KEY64
-    return digit_of(key, pc.shift, (PASS_ROLE & 16u) != 0u ? 8u : pc.bits);
+    return digit_of(key, pc.shift, bucket_bits());
 #else
     return (PASS_ROLE & 16u) != 0u ? uint(order_key(key) >> pc.shift) & 0xFFu : digit_of(key, pc.shift, pc.bits);
 #endif
@@ -147,9 +150,6 @@ void key_out(uint i, KEY k) {
 KEY key_in(uint i) { return keys_in[i]; }
 void key_out(uint i, KEY k) { keys_out[i] = k; }
 #endif
-// A constant for byte digits, so that ballot matching's loop over the digit's bits unrolls
-// without a test a bit.
-uint bucket_bits() { return (PASS_ROLE & 16u) != 0u ? 8u : pc.bits; }
 uint hist_pass() { return pc.pass_index; }
 
 #include "sort/binning.glsl"
