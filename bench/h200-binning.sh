@@ -1508,6 +1508,13 @@ fi
 if want ballots45b; then
   ab ballots45b 2 base target/exp/vkprims-base new $B sort --n 2^26 --key u32 --values 0,4 --binning-policy auto,autoxautoxballots --trials 10 --profile
 fi
+# Session 46: ballot steps one at a time, each step's bucket chained to the step before's
+# positions (no validity test in the bit rounds), against the build before.
+if want chain46; then
+  stats_of target/exp/vkprims-base "$RE_PASSES" chain46-regs-base.md auto,autoxautoxballots
+  stats_of $B "$RE_PASSES" chain46-regs-new.md auto,autoxautoxballots
+  ab chain46 2 base target/exp/vkprims-base new $B sort --n 2^26 --key u32 --values 0,4 --binning-policy auto,autoxautoxballots --trials 10 --profile
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

@@ -61,6 +61,40 @@ void match_peers() {
     }
 }
 
+// Ballot ranking one step at a time, as CUB's MatchAny ranking does (subgroups of at most 32
+// lanes): a step's peers are found by one ballot per bucket bit, and the lowest peer takes
+// their places with one atomicAdd on its subgroup's row, shuffled to the peers. No bit round
+// tests validity: the first ballot leaves lanes past the input's end out of every mask (and
+// such a lane's later steps are past the end too). Each step's bucket takes a zero from the
+// step before's positions (they are below 2^16, which the compiler cannot tell), so no step's
+// ballots can be issued before the previous step's atomic has returned: with every step's
+// ballots free to move, the H200's driver hoisted them all at once and took 128 registers
+// (bench/results/h200/binning/session45/7-ballots-nobranch45).
+void ballot_steps(uint row) {
+    uint chain = 0u;
+    [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+        uint e = el[j];
+        bool valid = e != INVALID;
+        uint d = el_bucket(e) | chain;
+        uint m = subgroupBallot(valid).x;
+        [[unroll]] for (uint b = 0u; b < 8u; ++b) {
+            if (b < bucket_bits()) {
+                bool bit = ((d >> b) & 1u) != 0u;
+                uint ones = subgroupBallot(bit).x;
+                m &= bit ? ones : ~ones;
+            }
+        }
+        uint rank = bitCount(m & gl_SubgroupLtMask.x);
+        uint base = 0u;
+        if (valid && rank == 0u) base = atomicAdd(s_mem[row + d], uint(bitCount(m)));
+        base = subgroupShuffle(base, valid ? uint(findLSB(m)) : 0u);
+        step_barrier();
+        uint pos = valid ? base + rank : 0u;
+        if (valid) el[j] = (d << 16) | pos;
+        chain = pos >> 16;
+    }
+}
+
 // Zeroes the counter rows (one per subgroup, or one for ATOMIC_RANK) and, for the shared
 // match, the mask rows after them.
 void zero_rows(bool shared_match) {
@@ -141,6 +175,12 @@ void rank_steps(bool one_class) {
         }
         return;
     }
+#ifndef PARTITIONED
+    if (gl_SubgroupSize <= 32u && (DEBUG_SKIP & 60u) == 0u) {
+        ballot_steps(row);
+        return;
+    }
+#endif
     match_peers();
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint e = el[j];
