@@ -1515,6 +1515,17 @@ if want chain46; then
   stats_of $B "$RE_PASSES" chain46-regs-new.md auto,autoxautoxballots
   ab chain46 2 base target/exp/vkprims-base new $B sort --n 2^26 --key u32 --values 0,4 --binning-policy auto,autoxautoxballots --trials 10 --profile
 fi
+# The same with the highest peer leading (one bitCount), and debug bit 9: full tiles rank
+# without the per-step validity ballot, against `vkprims-base` built from d234325 (chain46's
+# build); the SASS of the 2^20 pair passes with bit 9.
+if want chain46b; then
+  P=auto,autoxautoxballots,autoxautoxballotsxskip512
+  stats_of $B "$RE_PASSES" chain46b-regs.md $P
+  ab chain46b 2 base target/exp/vkprims-base new $B sort --n 2^26 --key u32 --values 0,4 --binning-policy $P --trials 10 --profile
+  rm -rf ~/.cache/nvidia/GLCache
+  timeout 60 $B bench sort --n 2^20 --key u32 --values 4 --binning-policy autoxautoxballotsxskip512 --trials 1 > /dev/null 2>&1
+  (cd target/exp && OUT="$OUT" timeout 150 python3 sass_all.py v4-ballots512 >> "$OUT/chain46b-sass.md" 2>&1)
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

@@ -468,7 +468,7 @@ fn ranking_variants() {
     // has it (else ballots); `xlate` ranks before counting. Each must give the same stable
     // sort.
     let ctx = common::ctx();
-    for policy in ["128x15xballots", "64x15xballotsxskip32", "128x7xpart", "64x9xpartxskip32", "128x15xballotsxlate", "64x9xpartxlatexskip32"] {
+    for policy in ["128x15xballots", "128x15xballotsxskip512", "64x15xballotsxskip32", "128x7xpart", "64x9xpartxskip32", "128x15xballotsxlate", "64x9xpartxlatexskip32"] {
         for (key, value_bytes) in [(KeyType::U32, 4), (KeyType::I64, 8)] {
             let mut d = SortDesc::new(key, 23_456);
             d.policy = vkprims::prims::binning::BinningPolicy::parse(policy).unwrap();

@@ -6,8 +6,9 @@ void step_barrier() {
     controlBarrier(gl_ScopeSubgroup, gl_ScopeSubgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease);
 }
 
-// Peers of every step (ballots, or subgroupPartitionNV): no shared memory, no barriers, so
-// nothing serialises the steps. Element j's word keeps its bucket and gains its rank among
+// Peers of every step at once (ballots above 32 lanes, or with debug bits 2 to 5, or
+// subgroupPartitionNV; ballot_steps below ranks at 32 lanes or fewer): no shared memory, no
+// barriers, so nothing serialises the steps. Element j's word keeps its bucket and gains its rank among
 // the step's peers (bits 0..6), their count - 1 (8..14) and the lowest peer's lane (24..30).
 // The loop over bucket bits is unrolled (its bound is a push constant, or 8 for a sort's
 // byte digits): rolled, ballot matching took 0.43 ms of a 0.98 ms pass on the H200. Where
@@ -62,21 +63,25 @@ void match_peers() {
 }
 
 // Ballot ranking one step at a time, as CUB's MatchAny ranking does (subgroups of at most 32
-// lanes): a step's peers are found by one ballot per bucket bit, and the lowest peer takes
+// lanes): a step's peers are found by one ballot per bucket bit, and the highest peer takes
 // their places with one atomicAdd on its subgroup's row, shuffled to the peers. No bit round
 // tests validity: the first ballot leaves lanes past the input's end out of every mask (and
-// such a lane's later steps are past the end too). Each step's bucket takes a zero from the
+// such a lane's later steps are past the end too); `full` (a full tile, debug bit 9 for now:
+// not yet measured on the H200) drops that ballot too. Each step's bucket takes a zero from the
 // step before's positions (they are below 2^16, which the compiler cannot tell), so no step's
 // ballots can be issued before the previous step's atomic has returned: with every step's
 // ballots free to move, the H200's driver hoisted them all at once and took 128 registers
-// (bench/results/h200/binning/session45/7-ballots-nobranch45).
-void ballot_steps(uint row) {
+// (bench/results/h200/binning/session45/7-ballots-nobranch45); chained, 64 (2^26 pairs
+// 2.100 ms against 2.413 for every step's ballots at once, keys 1.468 against 1.639:
+// session46/1-chain46).
+void ballot_steps(uint row, bool full) {
     uint chain = 0u;
+    uint all = subgroupBallot(true).x;
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint e = el[j];
-        bool valid = e != INVALID;
+        bool valid = full || e != INVALID;
         uint d = el_bucket(e) | chain;
-        uint m = subgroupBallot(valid).x;
+        uint m = full ? all : subgroupBallot(valid).x;
         [[unroll]] for (uint b = 0u; b < 8u; ++b) {
             if (b < bucket_bits()) {
                 bool bit = ((d >> b) & 1u) != 0u;
@@ -84,12 +89,14 @@ void ballot_steps(uint row) {
                 m &= bit ? ones : ~ones;
             }
         }
-        uint rank = bitCount(m & gl_SubgroupLtMask.x);
+        // The highest peer leads (CUB's way): its count of peers at or below it is the
+        // group's size, so one bitCount serves both.
+        uint upto = bitCount(m & gl_SubgroupLeMask.x), leader = valid ? uint(findMSB(m)) : 0u;
         uint base = 0u;
-        if (valid && rank == 0u) base = atomicAdd(s_mem[row + d], uint(bitCount(m)));
-        base = subgroupShuffle(base, valid ? uint(findLSB(m)) : 0u);
+        if (valid && gl_SubgroupInvocationID == leader) base = atomicAdd(s_mem[row + d], upto);
+        base = subgroupShuffle(base, leader);
         step_barrier();
-        uint pos = valid ? base + rank : 0u;
+        uint pos = valid ? base + upto - 1u : 0u;
         if (valid) el[j] = (d << 16) | pos;
         chain = pos >> 16;
     }
@@ -177,7 +184,8 @@ void rank_steps(bool one_class) {
     }
 #ifndef PARTITIONED
     if (gl_SubgroupSize <= 32u && (DEBUG_SKIP & 60u) == 0u) {
-        ballot_steps(row);
+        if ((DEBUG_SKIP & 512u) != 0u && (s_tile + 1u) * tile_size() <= pc.n) ballot_steps(row, true);
+        else ballot_steps(row, false);
         return;
     }
 #endif
