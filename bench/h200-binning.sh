@@ -1526,6 +1526,14 @@ if want chain46b; then
   timeout 60 $B bench sort --n 2^20 --key u32 --values 4 --binning-policy autoxautoxballotsxskip512 --trials 1 > /dev/null 2>&1
   (cd target/exp && OUT="$OUT" timeout 150 python3 sass_all.py v4-ballots512 >> "$OUT/chain46b-sass.md" 2>&1)
 fi
+# Ballot steps mixed into the shared match (debug bits 10 and 11: every second step, every
+# fourth, three in four), to split the ranking between the shared-memory pipe and the ALU;
+# one build, twice, with the registers.
+if want hyb46; then
+  P=auto,autoxautoxskip1024,autoxautoxskip2048,autoxautoxskip3072
+  stats_of $B "$RE_PASSES" hyb46-regs.md $P
+  alt hyb46 2 "new=$B" sort --n 2^26 --key u32 --values 0,4 --binning-policy $P --trials 10
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

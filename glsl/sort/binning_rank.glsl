@@ -74,32 +74,41 @@ void match_peers() {
 // (bench/results/h200/binning/session45/7-ballots-nobranch45); chained, 64 (2^26 pairs
 // 2.100 ms against 2.413 for every step's ballots at once, keys 1.468 against 1.639:
 // session46/1-chain46).
-void ballot_steps(uint row, bool full) {
-    uint chain = 0u;
-    uint all = subgroupBallot(true).x;
-    [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-        uint e = el[j];
-        bool valid = full || e != INVALID;
-        uint d = el_bucket(e) | chain;
-        uint m = full ? all : subgroupBallot(valid).x;
-        [[unroll]] for (uint b = 0u; b < 8u; ++b) {
-            if (b < bucket_bits()) {
-                bool bit = ((d >> b) & 1u) != 0u;
-                uint ones = subgroupBallot(bit).x;
-                m &= bit ? ones : ~ones;
-            }
+// One step (element j of each lane): returns the zero that chains the next step to it.
+uint ballot_step(uint row, uint j, uint chain, bool full, uint all) {
+    uint e = el[j];
+    bool valid = full || e != INVALID;
+    uint d = el_bucket(e) | chain;
+    uint m = full ? all : subgroupBallot(valid).x;
+    [[unroll]] for (uint b = 0u; b < 8u; ++b) {
+        if (b < bucket_bits()) {
+            bool bit = ((d >> b) & 1u) != 0u;
+            uint ones = subgroupBallot(bit).x;
+            m &= bit ? ones : ~ones;
         }
-        // The highest peer leads (CUB's way): its count of peers at or below it is the
-        // group's size, so one bitCount serves both.
-        uint upto = bitCount(m & gl_SubgroupLeMask.x), leader = valid ? uint(findMSB(m)) : 0u;
-        uint base = 0u;
-        if (valid && gl_SubgroupInvocationID == leader) base = atomicAdd(s_mem[row + d], upto);
-        base = subgroupShuffle(base, leader);
-        step_barrier();
-        uint pos = valid ? base + upto - 1u : 0u;
-        if (valid) el[j] = (d << 16) | pos;
-        chain = pos >> 16;
     }
+    // The highest peer leads (CUB's way): its count of peers at or below it is the group's
+    // size, so one bitCount serves both.
+    uint upto = bitCount(m & gl_SubgroupLeMask.x), leader = valid ? uint(findMSB(m)) : 0u;
+    uint base = 0u;
+    if (valid && gl_SubgroupInvocationID == leader) base = atomicAdd(s_mem[row + d], upto);
+    base = subgroupShuffle(base, leader);
+    step_barrier();
+    uint pos = valid ? base + upto - 1u : 0u;
+    if (valid) el[j] = (d << 16) | pos;
+    return pos >> 16;
+}
+void ballot_steps(uint row, bool full) {
+    uint chain = 0u, all = subgroupBallot(true).x;
+    [[unroll]] for (uint j = 0u; j < ITEMS; ++j) chain = ballot_step(row, j, chain, full, all);
+}
+
+// Debug bits 10 and 11 (the shared match; timing only, results stay right): some steps rank
+// by ballots instead, so that the ranking's work is split between the shared-memory pipe and
+// the ALU: bit 10 every second step, bit 11 every fourth, both three steps in four.
+bool hybrid_ballot_step(uint j) {
+    uint h = (DEBUG_SKIP >> 10) & 3u;
+    return gl_SubgroupSize <= 32u && (h == 1u ? j % 2u == 1u : h == 2u ? j % 4u == 3u : h == 3u && j % 4u != 3u);
 }
 
 // Zeroes the counter rows (one per subgroup, or one for ATOMIC_RANK) and, for the shared
@@ -161,10 +170,16 @@ void rank_steps(bool one_class) {
         // next step. (Three mask rows a subgroup, rotating so that one barrier a step would
         // do, took 1.2x the time on the H200: bench/results/h200/binning/session9/1-early.)
         uint masks = gl_NumSubgroups * 256u;
+        bool hybrid = ((DEBUG_SKIP >> 10) & 3u) != 0u;
+        uint chain = 0u;
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+            if (hybrid_ballot_step(j)) {
+                chain = ballot_step(row, j, chain, false, 0u);
+                continue;
+            }
             uint e = el[j];
             bool valid = e != INVALID;
-            uint d = el_bucket(e);
+            uint d = el_bucket(e) | chain;
             uint at = masks + gl_SubgroupID * 256u + d;
             if (valid) atomicOr(s_mem[at], 1u << gl_SubgroupInvocationID);
             step_barrier();
@@ -179,6 +194,7 @@ void rank_steps(bool one_class) {
             base = subgroupShuffle(base, valid ? uint(findLSB(m)) : 0u);
             step_barrier();
             if (valid) el[j] = (d << 16) | (base + rank);
+            if (hybrid) chain = (valid ? base + rank : 0u) >> 16;
         }
         return;
     }
