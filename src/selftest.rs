@@ -141,11 +141,30 @@ pub fn scan_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -
     Ok(checks)
 }
 
+/// One sort of `keys` checked against the CPU's, with values that are the input indices (so
+/// stability is exact; 8-byte values: the index and its complement).
+fn sort_check(ctx: &Arc<Context>, d: &crate::prims::sort::SortDesc, keys: &[u32], name: String) -> Check {
+    use crate::prims::sort;
+    let n = d.n as u32;
+    let values: Option<Vec<u32>> = match d.value_bytes {
+        0 => None,
+        4 => Some((0..n).collect()),
+        _ => Some((0..n).flat_map(|i| [i, !i]).collect()),
+    };
+    match sort::run(ctx, d, keys, values.as_deref()) {
+        Ok((k, v)) => match sort::check(d, keys, values.as_deref(), &k, v.as_deref()) {
+            None => Check { name, ok: true, detail: String::new() },
+            Some(e) => Check { name, ok: false, detail: e },
+        },
+        Err(e) => Check { name, ok: false, detail: e.to_string() },
+    }
+}
+
 /// The radix sort against a stable CPU sort: every key type, keys and pairs (values = input
 /// index, so stability is exact), both directions, a bit range, awkward sizes, the forced
-/// fallback.
+/// fallback, and peers matched by ballots.
 pub fn sort_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -> Result<Vec<Check>> {
-    use crate::prims::sort::{self, KeyType, SortDesc, SortPlan};
+    use crate::prims::sort::{KeyType, SortDesc, SortPlan};
     use crate::testdata::{sort_keys, KeyPattern};
     let mut checks = Vec::new();
     for key in KeyType::ALL {
@@ -180,20 +199,26 @@ pub fn sort_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -
                 d.ranking = crate::prims::binning::Ranking::Atomic;
             }
             let keys = sort_keys(pattern, key, n as usize, 0x5eed ^ n);
-            let values: Option<Vec<u32>> = match value_bytes {
-                0 => None,
-                4 => Some((0..n as u32).collect()),
-                _ => Some((0..n as u32).flat_map(|i| [i, !i]).collect()),
-            };
             let name = format!("{}{} ({pattern:?})", d.label(), if force > 0 { " forced-fallback" } else { "" });
-            let check = match sort::run(ctx, &d, &keys, values.as_deref()) {
-                Ok((k, v)) => match sort::check(&d, &keys, values.as_deref(), &k, v.as_deref()) {
-                    None => Check { name, ok: true, detail: String::new() },
-                    Some(e) => Check { name, ok: false, detail: e },
-                },
-                Err(e) => Check { name, ok: false, detail: e.to_string() },
-            };
-            checks.push(check);
+            checks.push(sort_check(ctx, &d, &keys, name));
+        }
+    }
+    // Peers matched by ballots (`xballots`: the default matches them in shared memory where
+    // its rows fit, so this is the only check of the ballot steps at the device's width), and
+    // with late counts: pairs of 32- and 64-bit keys, keys alone.
+    for (key, value_bytes, policy) in
+        [(KeyType::U32, 4, "autoxautoxballots"), (KeyType::I64, 8, "autoxautoxballots"), (KeyType::F32, 0, "autoxautoxballotsxlate")]
+    {
+        for n in [20_011u64, 1_000_003] {
+            if n > max_n {
+                continue;
+            }
+            let mut d = SortDesc::new(key, n);
+            d.value_bytes = value_bytes;
+            d.subgroup_size = subgroup_size;
+            d.policy = crate::prims::binning::BinningPolicy::parse(policy)?;
+            let keys = sort_keys(KeyPattern::Random, key, n as usize, 0xba11 ^ n);
+            checks.push(sort_check(ctx, &d, &keys, format!("{} {policy} (Random)", d.label())));
         }
     }
     Ok(checks)
