@@ -8,14 +8,14 @@ void step_barrier() {
 
 // Peers of every step at once (ballots above 32 lanes, or with debug bits 2 to 5, or
 // subgroupPartitionNV; ballot_steps below ranks at 32 lanes or fewer): no shared memory, no
-// barriers, so nothing serialises the steps. Element j's word keeps its bucket and gains its rank among
-// the step's peers (bits 0..6), their count - 1 (8..14) and the lowest peer's lane (24..30).
-// The loop over bucket bits is unrolled (its bound is a push constant, or 8 for a sort's
-// byte digits): rolled, ballot matching took 0.43 ms of a 0.98 ms pass on the H200. Where
-// one ballot word holds the subgroup (up to 32 lanes) the masks are scalars; the uvec4 forms
-// measured within 2% of them there, but need not elsewhere. Debug bit 5 takes the uvec4 path
-// at any width, so tests cover it. Each step's validity test and `if` stay: without them the
-// H200's driver hoisted every step's ballots at once, 128 registers
+// barriers, so nothing serialises the steps. Element j's word keeps its bucket and gains its rank
+// among the step's peers (bits 0..6), their count - 1 (8..14) and the lowest peer's lane (24..30).
+// The loop over bucket bits is unrolled (its bound is a push constant, or 8 for a sort's byte
+// digits): rolled, ballot matching took 0.43 ms of a 0.98 ms pass on the H200. Where one ballot
+// word holds the subgroup (up to 32 lanes) the masks are scalars; the uvec4 forms measured within
+// 2% of them there, but need not elsewhere. Debug bit 5 takes the uvec4 path at any width, so tests
+// cover it. Each step's validity test and `if` stay: without them the H200's driver hoisted every
+// step's ballots at once, 128 registers
 // (bench/results/h200/binning/session45/7-ballots-nobranch45).
 void match_peers() {
     bool narrow = gl_SubgroupSize <= 32u && (DEBUG_SKIP & 32u) == 0u;
@@ -73,8 +73,8 @@ void match_peers() {
 // ballots free to move, the H200's driver hoisted them all at once and took 128 registers
 // (bench/results/h200/binning/session45/7-ballots-nobranch45); chained, 64 (2^26 pairs
 // 2.100 ms against 2.413 for every step's ballots at once, keys 1.468 against 1.639:
-// session46/1-chain46).
-// One step (element j of each lane): returns the zero that chains the next step to it.
+// session46/1-chain46). ballot_step is one step (element j of each lane); it returns the zero
+// that chains the next step to it.
 uint ballot_step(uint row, uint j, uint chain, bool full, uint all) {
     uint e = el[j];
     bool valid = full || e != INVALID;
