@@ -509,9 +509,9 @@ void binning_pass() {
 #endif
         post_counts(tile, hist);
         phase_end(1u);
-        rank_steps(run_of_one_class(s_tile));
+        rank_steps(run_of_one_class(s_tile), count == tile_size());
     } else {
-        rank_tile();
+        rank_tile(count == tile_size());
         phase_end(1u);
     }
 #if VALUE_WORDS > 0

@@ -106,9 +106,9 @@ void ballot_steps(uint row, bool full) {
 // Debug bits 10 and 11 (the shared match; timing only, results stay right): some steps rank
 // by ballots instead, so that the ranking's work is split between the shared-memory pipe and
 // the ALU: bit 10 every second step, bit 11 every fourth, both three steps in four.
+const uint HYBRID = (DEBUG_SKIP >> 10) & 3u;
 bool hybrid_ballot_step(uint j) {
-    uint h = (DEBUG_SKIP >> 10) & 3u;
-    return gl_SubgroupSize <= 32u && (h == 1u ? j % 2u == 1u : h == 2u ? j % 4u == 3u : h == 3u && j % 4u != 3u);
+    return gl_SubgroupSize <= 32u && (HYBRID == 1u ? j % 2u == 1u : HYBRID == 2u ? j % 4u == 3u : HYBRID == 3u && j % 4u != 3u);
 }
 
 // Zeroes the counter rows (one per subgroup, or one for ATOMIC_RANK) and, for the shared
@@ -151,8 +151,9 @@ bool run_of_one_class(uint tile) {
 // on its subgroup's counter row; the atomics of successive steps are ordered by the step's
 // subgroup barrier (input order within a bucket), and only the shuffle waits for their
 // results. With EARLY the rows hold where each subgroup's run of each bucket starts in the
-// tile, so elements get tile positions; from rank_tile they start at zero.
-void rank_steps(bool one_class) {
+// tile, so elements get tile positions; from rank_tile they start at zero. `full`: the tile
+// holds tile_size() elements.
+void rank_steps(bool one_class, bool full) {
     uint row = gl_SubgroupID * 256u;
     if (class_steps() && one_class) {
         // Steps last to first with debug bit 6, so tests see the order leave input order
@@ -170,7 +171,6 @@ void rank_steps(bool one_class) {
         // next step. (Three mask rows a subgroup, rotating so that one barrier a step would
         // do, took 1.2x the time on the H200: bench/results/h200/binning/session9/1-early.)
         uint masks = gl_NumSubgroups * 256u;
-        bool hybrid = ((DEBUG_SKIP >> 10) & 3u) != 0u;
         uint chain = 0u;
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
             if (hybrid_ballot_step(j)) {
@@ -194,13 +194,13 @@ void rank_steps(bool one_class) {
             base = subgroupShuffle(base, valid ? uint(findLSB(m)) : 0u);
             step_barrier();
             if (valid) el[j] = (d << 16) | (base + rank);
-            if (hybrid) chain = (valid ? base + rank : 0u) >> 16;
+            if (HYBRID != 0u) chain = (valid ? base + rank : 0u) >> 16;
         }
         return;
     }
 #ifndef PARTITIONED
     if (gl_SubgroupSize <= 32u && (DEBUG_SKIP & 60u) == 0u) {
-        if ((DEBUG_SKIP & 512u) != 0u && (s_tile + 1u) * tile_size() <= pc.n) ballot_steps(row, true);
+        if ((DEBUG_SKIP & 512u) != 0u && full) ballot_steps(row, true);
         else ballot_steps(row, false);
         return;
     }
@@ -244,7 +244,7 @@ uint class_end(uint i) {
 
 // Step 1 (EARLY = 0): rank every element among its bucket's peers of the same subgroup (or
 // tile); the counter rows end as each subgroup's (the tile's) bucket counts.
-void rank_tile() {
+void rank_tile(bool full) {
     bool shared_match = SHARED_MATCH != 0u && ATOMIC_RANK == 0u;
     if (ATOMIC_RANK != 0u && class_rounds())
         for (uint c = gl_LocalInvocationIndex; c < 256u; c += gl_WorkGroupSize.x) s_start[c] = class_start(c);
@@ -272,7 +272,7 @@ void rank_tile() {
         barrier();
         return;
     }
-    rank_steps(run_of_one_class(s_tile));  // on rows from zero: positions within the subgroup's run of a bucket
+    rank_steps(run_of_one_class(s_tile), full);  // on rows from zero: positions within the subgroup's run of a bucket
     barrier();
 }
 
