@@ -446,10 +446,7 @@ impl MultisplitPlan {
     fn reset_ranges(&self, scratch: &MultisplitScratch) -> Vec<BufferSlice> {
         let mut v = vec![scratch.hist.sub(0, self.hist_bytes()), scratch.state.sub(0, self.state_bytes())];
         if let (Some(c), Some(s)) = (self.composed(), &scratch.sort) {
-            v.push(s.hist.sub(0, c.sort.hist_bytes()));
-            if self.desc.n > 0 {
-                v.push(s.state.sub(0, c.sort.state_bytes()));
-            }
+            v.extend(c.sort.reset_ranges(s));
         }
         v
     }

@@ -331,8 +331,7 @@ impl PermPlan {
     pub fn record(&self, rec: &mut Recorder, values_in: Option<BufferSlice>, values_out: BufferSlice, scratch: &PermScratch) -> Result<()> {
         self.record_reset(rec, scratch);
         if let Some(s) = &self.sort {
-            let reset = [scratch.sort.hist.sub(0, s.hist_bytes()), scratch.sort.state.sub(0, s.state_bytes().max(4))];
-            rec.barrier(&reset, Access::TransferWrite, Access::ComputeReadWrite, "perm: sort state zeroed");
+            rec.barrier(&s.reset_ranges(&scratch.sort), Access::TransferWrite, Access::ComputeReadWrite, "perm: sort state zeroed");
         }
         self.record_permute(rec, values_in, values_out, scratch)
     }

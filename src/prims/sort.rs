@@ -488,10 +488,18 @@ impl SortPlan {
     /// look-back words): zero them before each sort, followed by a transfer-to-compute
     /// barrier ([`SortPlan::record`] does both).
     pub fn record_reset(&self, rec: &mut Recorder, scratch: &SortScratch) {
-        rec.fill(scratch.hist.sub(0, self.hist_bytes()), 0);
-        if self.desc.n > 0 {
-            rec.fill(scratch.state.sub(0, self.state_bytes()), 0);
+        for r in self.reset_ranges(scratch) {
+            rec.fill(r, 0);
         }
+    }
+
+    /// What [`SortPlan::record_reset`] zeroes (for the barrier after it).
+    pub fn reset_ranges(&self, scratch: &SortScratch) -> Vec<BufferSlice> {
+        let mut v = vec![scratch.hist.sub(0, self.hist_bytes())];
+        if self.desc.n > 0 {
+            v.push(scratch.state.sub(0, self.state_bytes()));
+        }
+        v
     }
 
     /// Reset, barrier, sort. `keys_in` (and `values_in`) are only read; the result lands in
@@ -506,11 +514,7 @@ impl SortPlan {
         scratch: &SortScratch,
     ) -> Result<()> {
         self.record_reset(rec, scratch);
-        let mut reset = vec![scratch.hist.sub(0, self.hist_bytes())];
-        if self.desc.n > 0 {
-            reset.push(scratch.state.sub(0, self.state_bytes()));
-        }
-        rec.barrier(&reset, Access::TransferWrite, Access::ComputeReadWrite, "sort: histograms and look-back zeroed");
+        rec.barrier(&self.reset_ranges(scratch), Access::TransferWrite, Access::ComputeReadWrite, "sort: histograms and look-back zeroed");
         self.record_sort(rec, keys_in, keys_out, values, scratch)
     }
 
