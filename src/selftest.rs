@@ -143,7 +143,7 @@ pub fn scan_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -
 
 /// One sort of `keys` checked against the CPU's, with values that are the input indices (so
 /// stability is exact; 8-byte values: the index and its complement).
-fn sort_check(ctx: &Arc<Context>, d: &crate::prims::sort::SortDesc, keys: &[u32], name: String) -> Check {
+pub(crate) fn sort_check(ctx: &Arc<Context>, d: &crate::prims::sort::SortDesc, keys: &[u32], name: String) -> Check {
     use crate::prims::sort;
     let n = d.n as u32;
     let values: Option<Vec<u32>> = match d.value_bytes {
@@ -224,25 +224,38 @@ pub fn sort_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -
     Ok(checks)
 }
 
+/// One multisplit checked against the CPU's stable partition (a per-bucket multiset with
+/// atomic ranking) and its offsets.
+pub(crate) fn multisplit_check(
+    ctx: &Arc<Context>,
+    d: &crate::prims::multisplit::MultisplitDesc,
+    keys: &[u32],
+    values: Option<&[u32]>,
+    aux: Option<&[u32]>,
+    name: String,
+) -> Check {
+    use crate::prims::multisplit::{self, MultisplitPlan};
+    match MultisplitPlan::new(ctx, d.clone()).and_then(|p| p.run(ctx, keys, values, aux)) {
+        Ok((gk, gv, go)) => match multisplit::check(d, keys, values, aux, (&gk, gv.as_deref(), &go)) {
+            None => Check { name, ok: true, detail: String::new() },
+            Some(e) => Check { name, ok: false, detail: e },
+        },
+        Err(e) => Check { name, ok: false, detail: e.to_string() },
+    }
+}
+
 /// Multisplit against a stable CPU partition: each bucket source, several bucket counts (one
 /// pass up to 256, composed above: bit fields, ids and splitters, with (key, value) pairs by
 /// the split sort, index gathers and keys alone), keys and pairs, both rankings, the forced fallback.
 pub fn multisplit_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -> Result<Vec<Check>> {
     use crate::prims::binning::Ranking;
-    use crate::prims::multisplit::{self, BucketSource, MultisplitDesc, MultisplitPlan};
+    use crate::prims::multisplit::{BucketSource, MultisplitDesc};
     use crate::prims::sort::KeyType;
     use crate::testdata::{sort_keys, KeyPattern};
     let mut checks = Vec::new();
     let mut check = |d: MultisplitDesc, keys: &[u32], values: Option<&[u32]>, aux: Option<&[u32]>| {
         let name = format!("{}{}", d.label(), if d.force_fallback_period > 0 { " forced-fallback" } else { "" });
-        let result = MultisplitPlan::new(ctx, d.clone()).and_then(|p| p.run(ctx, keys, values, aux));
-        checks.push(match result {
-            Ok((gk, gv, go)) => match multisplit::check(&d, keys, values, aux, (&gk, gv.as_deref(), &go)) {
-                None => Check { name, ok: true, detail: String::new() },
-                Some(e) => Check { name, ok: false, detail: e },
-            },
-            Err(e) => Check { name, ok: false, detail: e.to_string() },
-        });
+        checks.push(multisplit_check(ctx, &d, keys, values, aux, name));
     };
     // Bucket ids spread by a multiplicative hash, and values: input indices (8-byte: the
     // index and its complement).
@@ -323,7 +336,7 @@ pub fn multisplit_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: 
 /// The permutation against its CPU model (bit for bit), with a digest of each output so the
 /// same seed can be compared across devices (`vkprims selftest` on two machines).
 pub fn perm_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -> Result<Vec<Check>> {
-    use crate::prims::perm::{self, PermDesc, PermPlan};
+    use crate::prims::perm::PermDesc;
     let mut checks = Vec::new();
     // Capacity and target 0: the defaults (the target from n, the capacity from the target
     // and shared memory); target 4096 is the default beyond 2^26 elements. Value bytes 0: the
@@ -346,29 +359,12 @@ pub fn perm_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -
         }
         let indices = value_bytes == 0;
         let mut d = if indices { PermDesc::indices(n, seed) } else { PermDesc::new(n, value_bytes, seed) };
-        let value_bytes = d.value_bytes;
         d.reproducible = true;
         d.subgroup_size = subgroup_size;
         d.group_capacity = capacity;
         d.group_target = target;
-        let vw = value_bytes as usize / 4;
-        let input: Vec<u32> = (0..n as u32).flat_map(|i| if vw == 1 { vec![i] } else { vec![i, !i] }).collect();
         let name = format!("{}{}{}", d.label(), if capacity == 64 { " overflow-path" } else { "" }, if target != 0 { format!(" target {target}") } else { String::new() });
-        let check = match PermPlan::new(ctx, d.clone()).and_then(|p| p.run(ctx, if indices { None } else { Some(&input) })) {
-            Ok(out) => {
-                let want = crate::prims::sort::gather(&input, vw, &perm::reference_order(&d));
-                // FNV-1a over the output words: equal digests on two devices, equal outputs.
-                let digest = out.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &w| (h ^ w as u64).wrapping_mul(0x100_0000_01b3));
-                if out == want {
-                    Check { name, ok: true, detail: format!("digest {digest:016x}") }
-                } else {
-                    let p = (0..want.len()).find(|&p| out.get(p) != Some(&want[p])).unwrap_or(0);
-                    Check { name, ok: false, detail: format!("word {p}: got {:?}, want {}", out.get(p), want[p]) }
-                }
-            }
-            Err(e) => Check { name, ok: false, detail: e.to_string() },
-        };
-        checks.push(check);
+        checks.push(perm_check(ctx, &d, name));
     }
     // The default (non-reproducible) mode: a permutation that puts every element in its
     // model group's output range (the order within a group is free). 1,000,003 elements take
@@ -380,15 +376,35 @@ pub fn perm_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -
         }
         let mut d = if indices { PermDesc::indices(n, 7) } else { PermDesc::new(n, 4, 7) };
         d.subgroup_size = subgroup_size;
-        let name = d.label();
-        let input: Vec<u32> = (0..n as u32).collect();
-        checks.push(match PermPlan::new(ctx, d.clone()).and_then(|p| p.run(ctx, if indices { None } else { Some(&input) })) {
-            Ok(out) => match perm::check_groups(&d, &out) {
-                None => Check { name, ok: true, detail: "a permutation of the model's groups".into() },
-                Some(e) => Check { name, ok: false, detail: e },
-            },
-            Err(e) => Check { name, ok: false, detail: e.to_string() },
-        });
+        checks.push(perm_check(ctx, &d, d.label()));
     }
     Ok(checks)
+}
+
+/// One permutation of the input indices (8-byte elements: the index and its complement;
+/// indices: no input) checked: reproducible, against its CPU model bit for bit, with a digest
+/// of the output (FNV-1a: equal digests on two devices, equal outputs); else that every
+/// element lands in its model group's output range.
+pub(crate) fn perm_check(ctx: &Arc<Context>, d: &crate::prims::perm::PermDesc, name: String) -> Check {
+    use crate::prims::perm::{self, PermPlan};
+    let (n, vw) = (d.n as u32, d.value_bytes as usize / 4);
+    let input: Vec<u32> = (0..n).flat_map(|i| if vw == 1 { vec![i] } else { vec![i, !i] }).collect();
+    let out = match PermPlan::new(ctx, d.clone()).and_then(|p| p.run(ctx, if d.indices { None } else { Some(&input) })) {
+        Ok(out) => out,
+        Err(e) => return Check { name, ok: false, detail: e.to_string() },
+    };
+    if !d.reproducible {
+        return match perm::check_groups(d, &out) {
+            None => Check { name, ok: true, detail: "a permutation of the model's groups".into() },
+            Some(e) => Check { name, ok: false, detail: e },
+        };
+    }
+    let want = crate::prims::sort::gather(&input, vw, &perm::reference_order(d));
+    let digest = out.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &w| (h ^ w as u64).wrapping_mul(0x100_0000_01b3));
+    if out == want {
+        Check { name, ok: true, detail: format!("digest {digest:016x}") }
+    } else {
+        let p = (0..want.len()).find(|&p| out.get(p) != Some(&want[p])).unwrap_or(0);
+        Check { name, ok: false, detail: format!("word {p}: got {:?}, want {}", out.get(p), want[p]) }
+    }
 }
