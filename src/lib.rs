@@ -11,6 +11,7 @@ pub mod loads;
 pub mod npy;
 pub mod prims;
 pub mod selftest;
+pub mod soak;
 
 pub use error::{Error, Result};
 pub use gpu::{Context, ContextOptions};

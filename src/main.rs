@@ -152,6 +152,16 @@ enum Cmd {
         /// Also write the checks as JSON.
         #[arg(long)]
         json: Option<PathBuf>,
+        /// Then check random cases for this many seconds: sorts, multisplits and permutations
+        /// of random inputs under random binning policies (src/soak.rs).
+        #[arg(long, default_value_t = 0.0)]
+        soak: f64,
+        /// The random cases' seed (default: from the clock; printed).
+        #[arg(long)]
+        soak_seed: Option<u64>,
+        /// Check only this case of the seed, and no fixed check: a failure's replay.
+        #[arg(long, requires = "soak_seed")]
+        soak_case: Option<u64>,
     },
     /// Benchmarks: trials in one command buffer, validated, against the copy throughput.
     Bench(BenchArgs),
@@ -699,7 +709,10 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
             check_validation(&ctx)?;
             npy::write_words(&output, npy_type, &out)?;
         }
-        Cmd::Selftest { dev, max_n, json } => {
+        Cmd::Selftest { dev, max_n, json, soak, soak_seed, soak_case } => {
+            if !(soak.is_finite() && soak >= 0.0) {
+                return Err(Error::Invalid(format!("--soak {soak}: seconds must be 0 or more")).into());
+            }
             let ctx = dev.open()?;
             println!("device: {} ({}), driver {} {}", ctx.info().name, ctx.info().device_type, ctx.info().driver_name, ctx.info().driver_version);
             // Each group's lines print as it finishes (on a fresh machine a driver may spend
@@ -715,10 +728,30 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
             let probe_ok = probe.iter().all(|c| c.ok);
             report(probe);
             if probe_ok {
-                report(selftest::scan_checks(&ctx, dev.subgroup_size, max_n)?);
-                report(selftest::sort_checks(&ctx, dev.subgroup_size, max_n)?);
-                report(selftest::multisplit_checks(&ctx, dev.subgroup_size, max_n)?);
-                report(selftest::perm_checks(&ctx, dev.subgroup_size, max_n)?);
+                if soak_case.is_none() {
+                    report(selftest::scan_checks(&ctx, dev.subgroup_size, max_n)?);
+                    report(selftest::sort_checks(&ctx, dev.subgroup_size, max_n)?);
+                    report(selftest::multisplit_checks(&ctx, dev.subgroup_size, max_n)?);
+                    report(selftest::perm_checks(&ctx, dev.subgroup_size, max_n)?);
+                }
+                if soak > 0.0 || soak_case.is_some() {
+                    let seed = soak_seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64));
+                    println!("soak: seed {seed}, {soak} s, n up to {max_n} (replay a case: --soak-seed {seed} --soak-case K)");
+                    let (mut cases, mut refused) = (0, 0);
+                    for outcome in vkprims::soak::cases(&ctx, dev.subgroup_size, max_n, seed, std::time::Duration::from_secs_f64(soak), soak_case) {
+                        match outcome {
+                            vkprims::soak::Outcome::Checked(c) => {
+                                cases += 1;
+                                report(vec![c]);
+                            }
+                            vkprims::soak::Outcome::Refused { name, why } => {
+                                refused += 1;
+                                println!("skip {name}: refused: {why}");
+                            }
+                        }
+                    }
+                    println!("soak: {cases} cases checked, {refused} refused");
+                }
             } else {
                 report(vec![selftest::Check {
                     name: "primitives".into(),

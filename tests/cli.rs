@@ -199,6 +199,27 @@ fn selftest_passes_and_names_the_lavapipe_wide_subgroup_bug() {
 }
 
 #[test]
+fn selftest_soak_checks_random_cases_and_replays_one() {
+    // A short soak after the fixed checks: its seed printed, each case named by seed and index.
+    let o = run(&["selftest", "--max-n", "20000", "--soak", "5", "--soak-seed", "5"]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{stdout}");
+    assert!(stdout.contains("soak: seed 5, 5 s") && stdout.contains("soak 5/0: ") && stdout.contains(" 0 failed"), "{stdout}");
+    // A replay: that case alone, no fixed check; the same case as in the soak.
+    let o = run(&["selftest", "--max-n", "20000", "--soak-seed", "5", "--soak-case", "0"]);
+    let replay = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{replay}");
+    let line = |s: &str| s.lines().find(|l| l.contains("soak 5/0")).map(str::to_owned);
+    assert_eq!(line(&replay), line(&stdout));
+    assert!(replay.lines().filter(|l| l.starts_with("ok ") && !l.contains("probe:") && !l.contains("validation layer")).count() <= 1, "{replay}");
+    // A case without its seed, or negative seconds: usage errors.
+    for args in [&["selftest", "--soak-case", "3"][..], &["selftest", "--soak=-1"]] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+    }
+}
+
+#[test]
 fn sort_keys_and_pairs_through_npy() {
     // u64 keys with f32 values, descending, a bit range.
     let n = 9_001usize;

@@ -1,0 +1,215 @@
+//! Random cases for the selftest (`vkprims selftest --soak SECONDS`): sorts, multisplits and
+//! permutations drawn from every parameter the fixed checks vary (key type, size, values,
+//! direction, bit range, digit layout, ranking, forced fallback, input pattern, bucket source
+//! and count, group target and capacity) and from the binning policy's knobs that keep results
+//! right (tiles, peer matching, counts, planes, class steps and rounds, value groups, look-back
+//! window, folding, totals, tickets, histogram loads, the ranking variants of the debug bits),
+//! each checked against the CPU as the fixed checks are. The fixed checks cover each knob
+//! alone; these cover them together, at the device's own width.
+//!
+//! Case k of seed S is a function of (S, k) alone, so a failure is replayed with
+//! `--soak-seed S --soak-case k`.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+use crate::error::{Error, Result};
+use crate::gpu::Context;
+use crate::prims::binning::{BinningPolicy, Ranking};
+use crate::prims::multisplit::{BucketSource, MultisplitDesc};
+use crate::prims::perm::PermDesc;
+use crate::prims::sort::{DigitLayout, KeyType, SortDesc, SortPlan};
+use crate::selftest::{multisplit_check, perm_check, sort_check, Check};
+use crate::testdata::{sort_keys, KeyPattern};
+
+/// A case's outcome: its check, or the library's refusal of the drawn input as invalid (a
+/// policy that does not fit the device, say), which is named but not failed.
+pub enum Outcome {
+    Checked(Check),
+    Refused { name: String, why: String },
+}
+
+/// The cases of a seed, in order, as an iterator: from case 0 until `time` has passed (at
+/// least one), or case `only` alone; sizes up to `max_n`.
+pub struct Cases {
+    ctx: Arc<Context>,
+    subgroup_size: Option<u32>,
+    max_n: u64,
+    seed: u64,
+    next: u64,
+    only: Option<u64>,
+    deadline: Instant,
+}
+
+pub fn cases(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64, seed: u64, time: Duration, only: Option<u64>) -> Cases {
+    Cases { ctx: ctx.clone(), subgroup_size, max_n: max_n.max(1), seed, next: only.unwrap_or(0), only, deadline: Instant::now() + time }
+}
+
+impl Iterator for Cases {
+    type Item = Outcome;
+    fn next(&mut self) -> Option<Outcome> {
+        let k = self.next;
+        let first = k == self.only.unwrap_or(0);
+        if !first && (self.only.is_some() || Instant::now() >= self.deadline) {
+            return None;
+        }
+        self.next += 1;
+        let name = format!("soak {}/{k}", self.seed);
+        Some(match case(&self.ctx, self.subgroup_size, self.max_n, self.seed, k) {
+            Ok(c) => Outcome::Checked(Check { name: format!("{name}: {}", c.name), ..c }),
+            Err(Error::Invalid(why)) => Outcome::Refused { name, why },
+            Err(e) => Outcome::Checked(Check { name, ok: false, detail: e.to_string() }),
+        })
+    }
+}
+
+/// Case `k` of `seed`: its own random stream, so any case can be drawn alone.
+fn case(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64, seed: u64, k: u64) -> Result<Check> {
+    let mut rng = StdRng::seed_from_u64(seed ^ k.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let what = rng.random_range(0..10u32);
+    let n = draw_n(&mut rng, max_n);
+    let policy = draw_policy(&mut rng, n);
+    let fallback = if rng.random_bool(0.25) { rng.random_range(2..6u32) } else { 0 };
+    let key = KeyType::ALL[rng.random_range(0..KeyType::ALL.len())];
+    let value_bytes = [0, 4, 8][rng.random_range(0..3usize)];
+    let ranking = if rng.random_bool(0.2) { Ranking::Atomic } else { Ranking::Stable };
+    let pattern = if rng.random_bool(0.1) { KeyPattern::LowFour } else { KeyPattern::ALL[rng.random_range(0..KeyPattern::ALL.len())] };
+    let data_seed = rng.random::<u64>();
+    let policy_name = policy.label();
+    if what < 6 {
+        let mut d = SortDesc::new(key, n);
+        d.value_bytes = value_bytes;
+        d.descending = rng.random_bool(0.5);
+        if rng.random_bool(0.3) {
+            let lo = rng.random_range(0..key.bits());
+            d.bits = (lo, rng.random_range(lo + 1..=key.bits()));
+        }
+        d.digits = if rng.random_bool(0.25) { DigitLayout::Bytes } else { DigitLayout::Even };
+        d.ranking = ranking;
+        d.force_fallback_period = fallback;
+        d.subgroup_size = subgroup_size;
+        d.policy = policy;
+        // A third of the sizes at a tile edge: a multiple of the plan's tile, give or take one.
+        if rng.random_bool(0.3) {
+            let tile = SortPlan::new(ctx, d.clone())?.tile_keys();
+            let tiles = (n / tile).clamp(1, (max_n / tile).max(1));
+            d.n = (tiles * tile + rng.random_range(0..3u64)).saturating_sub(1).min(max_n);
+        }
+        let keys = sort_keys(pattern, key, d.n as usize, data_seed);
+        SortPlan::new(ctx, d.clone())?;  // refused policies are reported, not failed
+        let name = format!("{} {policy_name} ({pattern:?}, {:?} digits, fallback {fallback})", d.label(), d.digits);
+        Ok(sort_check(ctx, &d, &keys, name))
+    } else if what < 9 {
+        let source = match rng.random_range(0..3u32) {
+            0 => {
+                let width = rng.random_range(1..=16u32.min(key.bits()));
+                let lo = rng.random_range(0..=key.bits() - width);
+                BucketSource::Bits { lo, hi: lo + width }
+            }
+            1 => BucketSource::Ids { buckets: if rng.random_bool(0.7) { rng.random_range(2..=256u32) } else { rng.random_range(257..=65_536u32) } },
+            _ => BucketSource::Splitters { count: if rng.random_bool(0.7) { rng.random_range(1..=255u32) } else { rng.random_range(256..=5_000u32) } },
+        };
+        let mut d = MultisplitDesc::new(key, n, source);
+        d.value_bytes = value_bytes;
+        d.ranking = ranking;
+        d.force_fallback_period = fallback;
+        d.subgroup_size = subgroup_size;
+        d.policy = policy;
+        let keys = sort_keys(pattern, key, n as usize, data_seed);
+        let mut data = StdRng::seed_from_u64(data_seed ^ 1);
+        let aux: Option<Vec<u32>> = match source {
+            BucketSource::Bits { .. } => None,
+            // Spread, skewed to a few buckets, or all in one.
+            BucketSource::Ids { buckets } => Some(match data.random_range(0..3u32) {
+                0 => (0..n).map(|_| data.random_range(0..buckets)).collect(),
+                1 => (0..n).map(|_| data.random_range(0..buckets.min(4)) * (buckets / 4).max(1) % buckets).collect(),
+                _ => vec![data.random_range(0..buckets); n as usize],
+            }),
+            BucketSource::Splitters { count } => {
+                let splitters = sort_keys(KeyPattern::Random, key, count as usize, data_seed ^ 2);
+                let mut idx: Vec<usize> = (0..count as usize).collect();
+                idx.sort_by_key(|&s| crate::prims::sort::order_key(key, false, &splitters, s));
+                Some(crate::prims::sort::gather(&splitters, (key.bytes() / 4) as usize, &idx))
+            }
+        };
+        let values: Option<Vec<u32>> = match value_bytes {
+            0 => None,
+            4 => Some((0..n as u32).collect()),
+            _ => Some((0..n as u32).flat_map(|x| [x, !x]).collect()),
+        };
+        crate::prims::multisplit::MultisplitPlan::new(ctx, d.clone())?;
+        let name = format!("{} {policy_name} ({pattern:?}, fallback {fallback})", d.label());
+        Ok(multisplit_check(ctx, &d, &keys, values.as_deref(), aux.as_deref(), name))
+    } else {
+        let seed = rng.random::<u64>();
+        let mut d = if value_bytes == 0 { PermDesc::indices(n, seed) } else { PermDesc::new(n, value_bytes, seed) };
+        d.reproducible = rng.random_bool(0.5);
+        d.subgroup_size = subgroup_size;
+        d.group_target = [0, 0, 64, 1024, 4096][rng.random_range(0..5usize)];
+        d.group_capacity = [0, 0, 0, 64, 300][rng.random_range(0..5usize)];
+        d.debug_full_compare = rng.random_bool(0.1);
+        d.debug_wide_ids = rng.random_bool(0.1);
+        d.debug_force_fallback_period = fallback;
+        d.policy = policy;
+        crate::prims::perm::PermPlan::new(ctx, d.clone())?;
+        let name = format!("{} {policy_name} (target {}, capacity {}, fallback {fallback})", d.label(), d.group_target, d.group_capacity);
+        Ok(perm_check(ctx, &d, name))
+    }
+}
+
+/// Sizes from 0 to `max_n`: a tenth tiny, a third spread evenly over their logarithm (most
+/// within a tile or a few), the rest evenly over the range (most of many tiles).
+fn draw_n(rng: &mut StdRng, max_n: u64) -> u64 {
+    let u = rng.random_range(0.0..1.0);
+    if u < 0.1 {
+        rng.random_range(0..=max_n.min(3))
+    } else if u < 0.4 {
+        (rng.random_range(0.0..(max_n as f64).ln()).exp() as u64).clamp(1, max_n)
+    } else {
+        rng.random_range(1..=max_n)
+    }
+}
+
+/// A binning policy of random knobs, each kept where it leaves results right. Index tiles
+/// (`xnoticket`) only below 50,000 elements: where workgroups do not start in index order
+/// (lavapipe) every tile then waits out the spin limit.
+fn draw_policy(rng: &mut StdRng, n: u64) -> BinningPolicy {
+    let mut s = if rng.random_bool(0.7) {
+        "autoxauto".to_string()
+    } else {
+        let wg = [64, 128, 192, 256, 320, 384, 448, 512][rng.random_range(0..8usize)];
+        format!("{wg}x{}", rng.random_range(1..=24u32))
+    };
+    let choices: [(f64, &[&str]); 18] = [
+        (0.2, &["xballots", "xballots", "xpart"]),
+        (0.1, &["xplanes"]),
+        (0.1, &["xkeep"]),
+        (0.3, &["xlate", "xearly"]),
+        (0.1, &["xnoseq"]),
+        (0.1, &["xstablefirst"]),
+        (0.15, &["xcr1", "xcr2", "xcr16"]),
+        (0.1, &["xnocs"]),
+        (0.15, &["xcs0", "xcs1", "xcs4"]),
+        (0.15, &["xvc1", "xvc3", "xvc5", "xvc16"]),
+        (0.15, &["xlb1", "xlb2", "xlb4", "xlb16", "xlb64"]),
+        (0.1, &["xhg1", "xhg3", "xhg64"]),
+        (0.1, &["xhw64", "xhw256"]),
+        (0.15, &["xfold0", "xfold1", "xfold8", "xfold512"]),
+        (0.1, &["xtot0", "xtot1", "xtot16", "xtot255"]),
+        (0.1, &["xticket", "xnoticket"]),
+        (0.1, &["xhscalar"]),
+        // Ranking variants: uvec4 ballots, atomic steps in reverse, ballots without the
+        // validity ballot, and ballot steps mixed into the shared match.
+        (0.25, &["xskip32", "xskip64", "xskip512", "xskip1024", "xskip2048", "xskip3072", "xskip544"]),
+    ];
+    for (p, options) in choices {
+        let f = options[rng.random_range(0..options.len())];
+        if rng.random_bool(p) && !(f == "xnoticket" && n >= 50_000) {
+            s += f;
+        }
+    }
+    BinningPolicy::parse(&s).expect("the soak draws only policies the parser reads")
+}
