@@ -384,7 +384,7 @@ pub fn perm_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -
 /// One permutation of the input indices (8-byte elements: the index and its complement;
 /// indices: no input) checked: reproducible, against its CPU model bit for bit, with a digest
 /// of the output (FNV-1a: equal digests on two devices, equal outputs); else that every
-/// element lands in its model group's output range.
+/// element arrives whole and lands in its model group's output range.
 pub(crate) fn perm_check(ctx: &Arc<Context>, d: &crate::prims::perm::PermDesc, name: String) -> Check {
     use crate::prims::perm::{self, PermPlan};
     let (n, vw) = (d.n as u32, d.value_bytes as usize / 4);
@@ -394,6 +394,14 @@ pub(crate) fn perm_check(ctx: &Arc<Context>, d: &crate::prims::perm::PermDesc, n
         Err(e) => return Check { name, ok: false, detail: e.to_string() },
     };
     if !d.reproducible {
+        // 8-byte elements: each must arrive whole (its high word the low word's complement),
+        // and the low words are the element indices the group check takes.
+        if vw == 2 {
+            if let Some(p) = (0..out.len() / 2).find(|&p| out[2 * p + 1] != !out[2 * p]) {
+                return Check { name, ok: false, detail: format!("position {p}: words {:#x} {:#x} are not one element", out[2 * p], out[2 * p + 1]) };
+            }
+        }
+        let out: Vec<u32> = out.iter().step_by(vw).copied().collect();
         return match perm::check_groups(d, &out) {
             None => Check { name, ok: true, detail: "a permutation of the model's groups".into() },
             Some(e) => Check { name, ok: false, detail: e },
