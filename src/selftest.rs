@@ -99,6 +99,17 @@ pub fn probe(ctx: &Arc<Context>, subgroup_size: Option<u32>) -> Result<Vec<Check
     Ok(checks)
 }
 
+/// One scan or reduce of `input` checked against the reference.
+pub(crate) fn scan_check(ctx: &Arc<Context>, desc: &ScanDesc, input: &[u32], name: String) -> Check {
+    match scan::run_words(ctx, desc, input) {
+        Ok(got) => match scan::check(desc, input, &got) {
+            None => Check { name, ok: true, detail: String::new() },
+            Some(e) => Check { name, ok: false, detail: e },
+        },
+        Err(e) => Check { name, ok: false, detail: e.to_string() },
+    }
+}
+
 /// Scan and reduce against the reference: every dtype, operator and kind at awkward sizes,
 /// plus the forced decoupled fallback.
 pub fn scan_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -> Result<Vec<Check>> {
@@ -125,14 +136,7 @@ pub fn scan_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -
                             if force > 0 { " forced-fallback" } else { "" },
                             pattern.name()
                         );
-                        let check = match scan::run_words(ctx, &desc, &input) {
-                            Ok(got) => match scan::check(&desc, &input, &got) {
-                                None => Check { name, ok: true, detail: String::new() },
-                                Some(e) => Check { name, ok: false, detail: e },
-                            },
-                            Err(e) => Check { name, ok: false, detail: e.to_string() },
-                        };
-                        checks.push(check);
+                        checks.push(scan_check(ctx, &desc, &input, name));
                     }
                 }
             }

@@ -1,14 +1,15 @@
-//! Random cases for the selftest (`vkprims selftest --soak SECONDS`): sorts, multisplits and
-//! permutations drawn from every parameter the fixed checks vary (key type, size, values,
-//! direction, bit range, digit layout, ranking, forced fallback, input pattern, bucket source
-//! and count, group target and capacity) and from the binning policy's knobs that keep results
-//! right (tiles, peer matching, counts, planes, class steps and rounds, value groups, look-back
-//! window, folding, totals, tickets, histogram loads, the ranking variants of the debug bits),
+//! Random cases for the selftest (`vkprims selftest --soak SECONDS`): sorts, multisplits,
+//! permutations and scans drawn from every parameter the fixed checks vary (key type, size,
+//! values, direction, bit range, digit layout, ranking, forced fallback, input pattern, bucket
+//! source and count, group target and capacity, scan kind, operator and dtype), from the
+//! binning policy's knobs that keep results right (tiles, peer matching, counts, planes, class
+//! steps and rounds, value groups, look-back window, folding, totals, tickets, histogram
+//! loads, the ranking variants of the debug bits) and from the scan's tile and spin limit,
 //! each checked against the CPU as the fixed checks are. The fixed checks cover each knob
 //! alone; these cover them together, at the device's own width.
 //!
-//! Case k of seed S is a function of (S, k) alone, so a failure is replayed with
-//! `--soak-seed S --soak-case k`.
+//! Case k of seed S is a function of (S, k) and the build alone, so a failure is replayed
+//! with the same binary and `--soak-seed S --soak-case k`.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -22,8 +23,10 @@ use crate::prims::binning::{BinningPolicy, Ranking};
 use crate::prims::multisplit::{BucketSource, MultisplitDesc};
 use crate::prims::perm::PermDesc;
 use crate::prims::sort::{DigitLayout, KeyType, SortDesc, SortPlan};
-use crate::selftest::{multisplit_check, perm_check, sort_check, Check};
-use crate::testdata::{sort_keys, KeyPattern};
+use crate::prims::scan::{ScanDesc, ScanKind, ScanOp, ScanPolicy};
+use crate::prims::DType;
+use crate::selftest::{multisplit_check, perm_check, scan_check, sort_check, Check};
+use crate::testdata::{generate, sort_keys, KeyPattern, Pattern};
 
 /// A case's outcome: its check, or the library's refusal of the drawn input as invalid (a
 /// policy that does not fit the device, say), which is named but not failed.
@@ -69,7 +72,7 @@ impl Iterator for Cases {
 /// Case `k` of `seed`: its own random stream, so any case can be drawn alone.
 fn case(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64, seed: u64, k: u64) -> Result<Check> {
     let mut rng = StdRng::seed_from_u64(seed ^ k.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let what = rng.random_range(0..10u32);
+    let what = rng.random_range(0..20u32);
     let n = draw_n(&mut rng, max_n);
     let policy = draw_policy(&mut rng, n);
     let fallback = if rng.random_bool(0.25) { rng.random_range(2..6u32) } else { 0 };
@@ -79,7 +82,7 @@ fn case(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64, seed: u64, k
     let pattern = if rng.random_bool(0.1) { KeyPattern::LowFour } else { KeyPattern::ALL[rng.random_range(0..KeyPattern::ALL.len())] };
     let data_seed = rng.random::<u64>();
     let policy_name = policy.label();
-    if what < 6 {
+    if what < 11 {
         let mut d = SortDesc::new(key, n);
         d.value_bytes = value_bytes;
         d.descending = rng.random_bool(0.5);
@@ -102,7 +105,7 @@ fn case(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64, seed: u64, k
         SortPlan::new(ctx, d.clone())?;  // refused policies are reported, not failed
         let name = format!("{} {policy_name} ({pattern:?}, {:?} digits, fallback {fallback})", d.label(), d.digits);
         Ok(sort_check(ctx, &d, &keys, name))
-    } else if what < 9 {
+    } else if what < 16 {
         let source = match rng.random_range(0..3u32) {
             0 => {
                 let width = rng.random_range(1..=16u32.min(key.bits()));
@@ -143,7 +146,7 @@ fn case(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64, seed: u64, k
         crate::prims::multisplit::MultisplitPlan::new(ctx, d.clone())?;
         let name = format!("{} {policy_name} ({pattern:?}, fallback {fallback})", d.label());
         Ok(multisplit_check(ctx, &d, &keys, values.as_deref(), aux.as_deref(), name))
-    } else {
+    } else if what < 18 {
         let seed = rng.random::<u64>();
         let mut d = if value_bytes == 0 { PermDesc::indices(n, seed) } else { PermDesc::new(n, value_bytes, seed) };
         d.reproducible = rng.random_bool(0.5);
@@ -157,6 +160,24 @@ fn case(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64, seed: u64, k
         crate::prims::perm::PermPlan::new(ctx, d.clone())?;
         let name = format!("{} {policy_name} (target {}, capacity {}, fallback {fallback})", d.label(), d.group_target, d.group_capacity);
         Ok(perm_check(ctx, &d, name))
+    } else {
+        let dtype = DType::ALL[rng.random_range(0..DType::ALL.len())];
+        let mut d = ScanDesc::new(dtype, ScanOp::ALL[rng.random_range(0..ScanOp::ALL.len())], ScanKind::ALL[rng.random_range(0..ScanKind::ALL.len())], n);
+        if rng.random_bool(0.5) {
+            d.policy = ScanPolicy {
+                workgroup_size: [64, 128, 256, 512][rng.random_range(0..4usize)],
+                vec_per_lane: rng.random_range(1..=8u32),
+                spin_limit: [1, 4, 32][rng.random_range(0..3usize)],
+                reduce_groups: [1, 7, 1024][rng.random_range(0..3usize)],
+            };
+        }
+        d.pin_subgroup_size(ctx, subgroup_size);
+        d.force_fallback_period = fallback;
+        let data = Pattern::ALL[rng.random_range(0..Pattern::ALL.len())];
+        let input = generate(data, dtype, n as usize, data_seed);
+        let p = &d.policy;
+        let name = format!("{} {}x{} spin {} reduce groups {} ({}, fallback {fallback})", d.label(), p.workgroup_size, p.vec_per_lane, p.spin_limit, p.reduce_groups, data.name());
+        Ok(scan_check(ctx, &d, &input, name))
     }
 }
 
