@@ -74,14 +74,17 @@ fn case(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64, seed: u64, k
     let mut rng = StdRng::seed_from_u64(seed ^ k.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let what = rng.random_range(0..20u32);
     let n = draw_n(&mut rng, max_n);
-    let policy = draw_policy(&mut rng, n);
+    let policy = draw_policy(&mut rng, n, what < 11 && ctx.capabilities().shader_clock);
     let fallback = if rng.random_bool(0.25) { rng.random_range(2..6u32) } else { 0 };
     let key = KeyType::ALL[rng.random_range(0..KeyType::ALL.len())];
     let value_bytes = [0, 4, 8][rng.random_range(0..3usize)];
     let ranking = if rng.random_bool(0.2) { Ranking::Atomic } else { Ranking::Stable };
     let pattern = if rng.random_bool(0.1) { KeyPattern::LowFour } else { KeyPattern::ALL[rng.random_range(0..KeyPattern::ALL.len())] };
     let data_seed = rng.random::<u64>();
-    let policy_name = policy.label();
+    let policy_name = match policy.spin_limit {
+        s if s == BinningPolicy::default().spin_limit => policy.label(),
+        s => format!("{} spin {s}", policy.label()),
+    };
     if what < 11 {
         let mut d = SortDesc::new(key, n);
         d.value_bytes = value_bytes;
@@ -196,8 +199,10 @@ fn draw_n(rng: &mut StdRng, max_n: u64) -> u64 {
 
 /// A binning policy of random knobs, each kept where it leaves results right. Index tiles
 /// (`xnoticket`) only below 50,000 elements: where workgroups do not start in index order
-/// (lavapipe) every tile then waits out the spin limit.
-fn draw_policy(rng: &mut StdRng, n: u64) -> BinningPolicy {
+/// (lavapipe) every tile then waits out the spin limit. Phase clocks (`clocks`: a sort on a
+/// device with them) write words after the look-back's; a spin limit of 1 or 2 sends many
+/// look-backs into the fallback on their own.
+fn draw_policy(rng: &mut StdRng, n: u64, clocks: bool) -> BinningPolicy {
     let mut s = if rng.random_bool(0.7) {
         "autoxauto".to_string()
     } else {
@@ -232,5 +237,12 @@ fn draw_policy(rng: &mut StdRng, n: u64) -> BinningPolicy {
             s += f;
         }
     }
-    BinningPolicy::parse(&s).expect("the soak draws only policies the parser reads")
+    if clocks && rng.random_bool(0.05) {
+        s += "xclocks";
+    }
+    let mut p = BinningPolicy::parse(&s).expect("the soak draws only policies the parser reads");
+    if rng.random_bool(0.15) {
+        p.spin_limit = rng.random_range(1..=2);
+    }
+    p
 }
