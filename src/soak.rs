@@ -98,14 +98,14 @@ fn case(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64, seed: u64, k
         d.force_fallback_period = fallback;
         d.subgroup_size = subgroup_size;
         d.policy = policy;
-        // A third of the sizes at a tile edge: a multiple of the plan's tile, give or take one.
+        // Planned first, so that a refused policy is reported, not failed; a third of the
+        // sizes then move to a tile edge: a multiple of the tile, give or take one.
+        let tile = SortPlan::new(ctx, d.clone())?.tile_keys();
         if rng.random_bool(0.3) {
-            let tile = SortPlan::new(ctx, d.clone())?.tile_keys();
             let tiles = (n / tile).clamp(1, (max_n / tile).max(1));
             d.n = (tiles * tile + rng.random_range(0..3u64)).saturating_sub(1).min(max_n);
         }
         let keys = sort_keys(pattern, key, d.n as usize, data_seed);
-        SortPlan::new(ctx, d.clone())?;  // refused policies are reported, not failed
         let name = format!("{} {policy_name} ({pattern:?}, {:?} digits, fallback {fallback})", d.label(), d.digits);
         Ok(sort_check(ctx, &d, &keys, name))
     } else if what < 16 {
@@ -146,7 +146,7 @@ fn case(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64, seed: u64, k
             4 => Some((0..n as u32).collect()),
             _ => Some((0..n as u32).flat_map(|x| [x, !x]).collect()),
         };
-        crate::prims::multisplit::MultisplitPlan::new(ctx, d.clone())?;
+        crate::prims::multisplit::MultisplitPlan::new(ctx, d.clone())?;  // a refusal is reported, not failed
         let name = format!("{} {policy_name} ({pattern:?}, fallback {fallback})", d.label());
         Ok(multisplit_check(ctx, &d, &keys, values.as_deref(), aux.as_deref(), name))
     } else if what < 18 {
@@ -160,7 +160,7 @@ fn case(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64, seed: u64, k
         d.debug_wide_ids = rng.random_bool(0.1);
         d.debug_force_fallback_period = fallback;
         d.policy = policy;
-        crate::prims::perm::PermPlan::new(ctx, d.clone())?;
+        crate::prims::perm::PermPlan::new(ctx, d.clone())?;  // a refusal is reported, not failed
         let name = format!("{} {policy_name} (target {}, capacity {}, fallback {fallback})", d.label(), d.group_target, d.group_capacity);
         Ok(perm_check(ctx, &d, name))
     } else {
