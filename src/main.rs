@@ -152,8 +152,8 @@ enum Cmd {
         /// Also write the checks as JSON.
         #[arg(long)]
         json: Option<PathBuf>,
-        /// Then check random cases for this many seconds: sorts, multisplits and permutations
-        /// of random inputs under random binning policies (src/soak.rs).
+        /// Then check random cases for this many seconds: sorts, multisplits, permutations and
+        /// scans of random inputs under random policies (src/soak.rs).
         #[arg(long, default_value_t = 0.0)]
         soak: f64,
         /// The random cases' seed (default: from the clock; printed).
