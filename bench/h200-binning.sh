@@ -59,9 +59,10 @@ if want anchors; then
   timeout 60 python3 .gl/randperm_anchor.py > "$OUT/randperm.txt" 2>&1
 fi
 step selftest 120 $B selftest
-# The fixed checks, then random cases at width 32 for 120 s (src/soak.rs; a failure replays
-# with --soak-seed 4747 --soak-case K).
-step soak 240 $B selftest --soak 120 --soak-seed 4747
+# The fixed checks (on a fresh machine the driver first compiles every pipeline: about 100 s),
+# then random cases at width 32 for 90 s (src/soak.rs; a failure replays with --soak-seed 4747
+# --soak-case K and the same build).
+step soak 300 $B selftest --soak 90 --soak-seed 4747
 step sort 240 $B bench sort --n 2^20,2^24,2^28 --key u32,u64 --values 0,4 --trials 10 --profile --json "$OUT/sort.json"
 step multisplit 200 $B bench multisplit --n 2^24,2^28 --key u32 --buckets 2,16,256,1000,4096 --values 0,4 --ranking stable,atomic --trials 10 --profile --json "$OUT/multisplit.json"
 step perm 100 $B bench perm --n 2^24,2^28 --values 4,8 --ranking atomic,stable --trials 10 --profile --json "$OUT/perm.json"
