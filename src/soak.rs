@@ -72,9 +72,22 @@ impl Iterator for Cases {
 /// Case `k` of `seed`: its own random stream, so any case can be drawn alone.
 fn case(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64, seed: u64, k: u64) -> Result<Check> {
     let mut rng = StdRng::seed_from_u64(seed ^ k.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    // Where the caller pins no width and the device runs compute at several, half the cases
+    // pin one of them.
+    let sg = &ctx.info().subgroup;
+    let pinned = (subgroup_size.is_none() && sg.size_control && sg.min_size < sg.max_size && sg.required_size_stages.iter().any(|s| s == "compute") && rng.random_bool(0.5))
+        .then(|| sg.min_size << rng.random_range(0..=(sg.max_size / sg.min_size).trailing_zeros()));
+    match pinned {
+        Some(s) => check_case(ctx, &mut rng, Some(s), max_n).map(|c| Check { name: format!("{} at subgroup size {s}", c.name), ..c }),
+        None => check_case(ctx, &mut rng, subgroup_size, max_n),
+    }
+}
+
+/// The rest of a case's draws, then its check.
+fn check_case(ctx: &Arc<Context>, rng: &mut StdRng, subgroup_size: Option<u32>, max_n: u64) -> Result<Check> {
     let what = rng.random_range(0..20u32);
-    let n = draw_n(&mut rng, max_n);
-    let policy = draw_policy(&mut rng, n, what < 11 && ctx.capabilities().shader_clock);
+    let n = draw_n(rng, max_n);
+    let policy = draw_policy(rng, n, what < 11 && ctx.capabilities().shader_clock);
     let fallback = if rng.random_bool(0.25) { rng.random_range(2..6u32) } else { 0 };
     let key = KeyType::ALL[rng.random_range(0..KeyType::ALL.len())];
     let value_bytes = [0, 4, 8][rng.random_range(0..3usize)];
