@@ -145,16 +145,29 @@ pub fn scan_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -
     Ok(checks)
 }
 
-/// One sort of `keys` checked against the CPU's, with values that are the input indices (so
-/// stability is exact; 8-byte values: the index and its complement).
+/// The checks' values: each element's input index (so stability and placement are exact),
+/// 8-byte values the index and its complement; none for 0 bytes.
+pub(crate) fn index_values(n: u64, value_bytes: u32) -> Option<Vec<u32>> {
+    match value_bytes {
+        0 => None,
+        4 => Some((0..n as u32).collect()),
+        _ => Some((0..n as u32).flat_map(|i| [i, !i]).collect()),
+    }
+}
+
+/// `count` random keys sorted in the key's order: a multisplit's splitters.
+pub(crate) fn sorted_splitters(key: crate::prims::sort::KeyType, count: usize, seed: u64) -> Vec<u32> {
+    use crate::testdata::{sort_keys, KeyPattern};
+    let splitters: Vec<u32> = sort_keys(KeyPattern::Random, key, count, seed);
+    let mut idx: Vec<usize> = (0..count).collect();
+    idx.sort_by_key(|&s| crate::prims::sort::order_key(key, false, &splitters, s));
+    crate::prims::sort::gather(&splitters, (key.bytes() / 4) as usize, &idx)
+}
+
+/// One sort of `keys` checked against the CPU's, with [`index_values`].
 pub(crate) fn sort_check(ctx: &Arc<Context>, d: &crate::prims::sort::SortDesc, keys: &[u32], name: String) -> Check {
     use crate::prims::sort;
-    let n = d.n as u32;
-    let values: Option<Vec<u32>> = match d.value_bytes {
-        0 => None,
-        4 => Some((0..n).collect()),
-        _ => Some((0..n).flat_map(|i| [i, !i]).collect()),
-    };
+    let values = index_values(d.n, d.value_bytes);
     match sort::run(ctx, d, keys, values.as_deref()) {
         Ok((k, v)) => match sort::check(d, keys, values.as_deref(), &k, v.as_deref()) {
             None => Check { name, ok: true, detail: String::new() },
@@ -261,23 +274,8 @@ pub fn multisplit_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: 
         let name = format!("{}{}", d.label(), if d.force_fallback_period > 0 { " forced-fallback" } else { "" });
         checks.push(multisplit_check(ctx, &d, keys, values, aux, name));
     };
-    // Bucket ids spread by a multiplicative hash, and values: input indices (8-byte: the
-    // index and its complement).
+    // Bucket ids spread by a multiplicative hash.
     let hashed_ids = |n: u64, b: u32| -> Vec<u32> { (0..n as u32).map(|x| x.wrapping_mul(2_654_435_761) % b).collect() };
-    let values_of = |n: u64, value_bytes: u32| -> Option<Vec<u32>> {
-        match value_bytes {
-            0 => None,
-            4 => Some((0..n as u32).collect()),
-            _ => Some((0..n as u32).flat_map(|x| [x, !x]).collect()),
-        }
-    };
-    // Sorted splitters: count random keys in the key's order.
-    let sorted_splitters = |key: KeyType, count: usize, seed: u64| {
-        let splitters: Vec<u32> = sort_keys(KeyPattern::Random, key, count, seed);
-        let mut idx: Vec<usize> = (0..count).collect();
-        idx.sort_by_key(|&s| crate::prims::sort::order_key(key, false, &splitters, s));
-        crate::prims::sort::gather(&splitters, (key.bytes() / 4) as usize, &idx)
-    };
     for (i, &n) in [0u64, 1, 4097, 100_003, 1_000_003].iter().enumerate() {
         if n > max_n {
             continue;
@@ -302,7 +300,7 @@ pub fn multisplit_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: 
                 d.subgroup_size = subgroup_size;
                 d.value_bytes = [0, 4, 8][k];
                 d.force_fallback_period = if n > 50_000 && k == 1 { 3 } else { 0 };
-                let values = values_of(n, d.value_bytes);
+                let values = index_values(n, d.value_bytes);
                 check(d, &keys, values.as_deref(), aux);
             }
         }
@@ -325,7 +323,7 @@ pub fn multisplit_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: 
             BucketSource::Ids { buckets } => Some(hashed_ids(n, buckets)),
             BucketSource::Splitters { count } => Some(sorted_splitters(key, count as usize, b as u64)),
         };
-        let values = values_of(n, value_bytes);
+        let values = index_values(n, value_bytes);
         for ranking in [Ranking::Stable, Ranking::Atomic] {
             let mut d = MultisplitDesc::new(key, n, source);
             d.subgroup_size = subgroup_size;
@@ -391,8 +389,8 @@ pub fn perm_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -
 /// element arrives whole and lands in its model group's output range.
 pub(crate) fn perm_check(ctx: &Arc<Context>, d: &crate::prims::perm::PermDesc, name: String) -> Check {
     use crate::prims::perm::{self, PermPlan};
-    let (n, vw) = (d.n as u32, d.value_bytes as usize / 4);
-    let input: Vec<u32> = (0..n).flat_map(|i| if vw == 1 { vec![i] } else { vec![i, !i] }).collect();
+    let vw = d.value_bytes as usize / 4;
+    let input = index_values(d.n, d.value_bytes).unwrap_or_default();
     let out = match PermPlan::new(ctx, d.clone()).and_then(|p| p.run(ctx, if d.indices { None } else { Some(&input) })) {
         Ok(out) => out,
         Err(e) => return Check { name, ok: false, detail: e.to_string() },

@@ -25,7 +25,7 @@ use crate::prims::perm::PermDesc;
 use crate::prims::sort::{DigitLayout, KeyType, SortDesc, SortPlan};
 use crate::prims::scan::{ScanDesc, ScanKind, ScanOp, ScanPolicy};
 use crate::prims::DType;
-use crate::selftest::{multisplit_check, perm_check, scan_check, sort_check, Check};
+use crate::selftest::{index_values, multisplit_check, perm_check, scan_check, sort_check, sorted_splitters, Check};
 use crate::testdata::{generate, sort_keys, KeyPattern, Pattern};
 
 /// A case's outcome: its check, or the library's refusal of the drawn input as invalid (a
@@ -147,18 +147,9 @@ fn check_case(ctx: &Arc<Context>, rng: &mut StdRng, subgroup_size: Option<u32>, 
                 1 => (0..n).map(|_| data.random_range(0..buckets.min(4)) * (buckets / 4).max(1) % buckets).collect(),
                 _ => vec![data.random_range(0..buckets); n as usize],
             }),
-            BucketSource::Splitters { count } => {
-                let splitters = sort_keys(KeyPattern::Random, key, count as usize, data_seed ^ 2);
-                let mut idx: Vec<usize> = (0..count as usize).collect();
-                idx.sort_by_key(|&s| crate::prims::sort::order_key(key, false, &splitters, s));
-                Some(crate::prims::sort::gather(&splitters, (key.bytes() / 4) as usize, &idx))
-            }
+            BucketSource::Splitters { count } => Some(sorted_splitters(key, count as usize, data_seed ^ 2)),
         };
-        let values: Option<Vec<u32>> = match value_bytes {
-            0 => None,
-            4 => Some((0..n as u32).collect()),
-            _ => Some((0..n as u32).flat_map(|x| [x, !x]).collect()),
-        };
+        let values = index_values(n, value_bytes);
         crate::prims::multisplit::MultisplitPlan::new(ctx, d.clone())?;  // a refusal is reported, not failed
         let name = format!("{} {policy_name} ({pattern:?}, fallback {fallback})", d.label());
         Ok(multisplit_check(ctx, &d, &keys, values.as_deref(), aux.as_deref(), name))
