@@ -416,6 +416,19 @@ void post_counts(uint tile, uint hist[BPT]) {
     }
 }
 
+// Once the tile's counts are in s_mem: its histogram (hist), its share of the pass totals,
+// tile 0's bases, and the counts posted for the look-back (early or late counts alike).
+void publish_counts(uint tile, out uint hist[BPT]) {
+    bucket_offsets(hist);
+#ifdef TILE_TOTALS
+    add_totals(hist);
+#endif
+#ifdef FOLD
+    if (tile == 0u) first_tile_bases();
+#endif
+    post_counts(tile, hist);
+}
+
 void binning_pass() {
     uint lid = gl_LocalInvocationIndex;
     uint tile;
@@ -500,14 +513,7 @@ void binning_pass() {
     bool early = EARLY != 0u && ATOMIC_RANK == 0u;
     if (early) {
         count_tile();
-        bucket_offsets(hist);
-#ifdef TILE_TOTALS
-        add_totals(hist);
-#endif
-#ifdef FOLD
-        if (tile == 0u) first_tile_bases();
-#endif
-        post_counts(tile, hist);
+        publish_counts(tile, hist);
         phase_end(1u);
         rank_steps(run_of_one_class(s_tile), count == tile_size());
     } else {
@@ -524,14 +530,7 @@ void binning_pass() {
     }
 #endif
     if (!early) {
-        bucket_offsets(hist);
-#ifdef TILE_TOTALS
-        add_totals(hist);
-#endif
-#ifdef FOLD
-        if (tile == 0u) first_tile_bases();
-#endif
-        post_counts(tile, hist);
+        publish_counts(tile, hist);
         // Positions in the tile; the counter rows are then dead and s_mem takes the first plane.
         uint sg = ATOMIC_RANK != 0u ? 0u : gl_SubgroupID;
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
