@@ -1538,6 +1538,14 @@ if want hyb46; then
   stats_of $B "$RE_PASSES" hyb46-regs.md $P
   alt hyb46 2 "new=$B" sort --n 2^26 --key u32 --values 0,4 --binning-policy $P --trials 10
 fi
+# Session 48: the early- and late-count branches' publish sequence as one function
+# (publish_counts) against the build before (3886723 as `vkprims-base`), default policies;
+# the registers of both.
+if want pc48; then
+  stats_of target/exp/vkprims-base "$RE_PASSES" pc48-regs-base.md
+  stats_of $B "$RE_PASSES" pc48-regs-new.md
+  ab pc48 2 base target/exp/vkprims-base new $B sort --n 2^26 --key u32 --values 0,4 --trials 10
+fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
