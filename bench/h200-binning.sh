@@ -1539,12 +1539,14 @@ if want hyb46; then
   alt hyb46 2 "new=$B" sort --n 2^26 --key u32 --values 0,4 --binning-policy $P --trials 10
 fi
 # Session 48: the early- and late-count branches' publish sequence as one function
-# (publish_counts) against the build before (3886723 as `vkprims-base`), default policies;
-# the registers of both.
+# (publish_counts), and the ballot steps' full tiles without the validity ballot (debug bit 9
+# made the default; the hybrid's bits 10 and 11 removed), against the build before (3886723
+# as `vkprims-base`), default and ballots; the registers of both.
 if want pc48; then
-  stats_of target/exp/vkprims-base "$RE_PASSES" pc48-regs-base.md
-  stats_of $B "$RE_PASSES" pc48-regs-new.md
-  ab pc48 2 base target/exp/vkprims-base new $B sort --n 2^26 --key u32 --values 0,4 --trials 10
+  P=auto,autoxautoxballots
+  stats_of target/exp/vkprims-base "$RE_PASSES" pc48-regs-base.md $P
+  stats_of $B "$RE_PASSES" pc48-regs-new.md $P
+  ab pc48 2 base target/exp/vkprims-base new $B sort --n 2^26 --key u32 --values 0,4 --binning-policy $P --trials 10
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"

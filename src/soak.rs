@@ -231,9 +231,8 @@ fn draw_policy(rng: &mut StdRng, n: u64, clocks: bool) -> BinningPolicy {
         (0.1, &["xtot0", "xtot1", "xtot16", "xtot255"]),
         (0.1, &["xticket", "xnoticket"]),
         (0.1, &["xhscalar"]),
-        // Ranking variants: uvec4 ballots, atomic steps in reverse, ballots without the
-        // validity ballot, and ballot steps mixed into the shared match.
-        (0.25, &["xskip32", "xskip64", "xskip512", "xskip1024", "xskip2048", "xskip3072", "xskip544"]),
+        // Ranking variants: uvec4 ballots, atomic steps in reverse.
+        (0.25, &["xskip32", "xskip64"]),
     ];
     for (p, options) in choices {
         let f = options[rng.random_range(0..options.len())];

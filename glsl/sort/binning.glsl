@@ -76,12 +76,10 @@ layout(constant_id = 8) const uint ATOMIC_RANK = 0;
 // stores, bit 2 the ranking (every element rank 0 of its own bucket run), bit 3 only the peer
 // matching (every element its own group), bit 4 only the step counters (bits 2 to 4: ballot and
 // partition matching only, not SHARED_MATCH; they take ballots through the matching of every step
-// at once, match_peers). Bits 5, 6 and 9 to 11 are not skips (results stay right): bit 5 ranks with
+// at once, match_peers). Bits 5 and 6 are not skips (results stay right): bit 5 ranks with
 // uvec4 ballots at every width; bit 6 makes the atomic ranking take a tile's steps last to first,
 // so where a device's atomics happen to follow input order (lavapipe) equal buckets still leave it,
-// as they do on GPUs; bit 9 has full tiles rank by ballot steps without a validity ballot a step
-// (ballot_steps); bits 10 and 11 have some steps of the shared match rank by ballots
-// (hybrid_ballot_step).
+// as they do on GPUs.
 layout(constant_id = 9) const uint DEBUG_SKIP = 0;
 // 1: every word plane of the tile (key words, then value words) is staged at once, plane p at
 // s_mem[p * tile_size()], before the look-back; the scatter then needs no per-element arrays

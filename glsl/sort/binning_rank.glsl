@@ -66,8 +66,9 @@ void match_peers() {
 // lanes): a step's peers are found by one ballot per bucket bit, and the highest peer takes
 // their places with one atomicAdd on its subgroup's row, shuffled to the peers. No bit round
 // tests validity: the first ballot leaves lanes past the input's end out of every mask (and
-// such a lane's later steps are past the end too); `full` (a full tile, debug bit 9 for now:
-// not yet measured on the H200) drops that ballot too. Each step's bucket takes a zero from the
+// such a lane's later steps are past the end too); a full tile drops that ballot too (H200,
+// 2^26: pairs 2.04 ms against 2.11, keys 1.439 against 1.465: session48/1-hyb48). Each
+// step's bucket takes a zero from the
 // step before's positions (they are below 2^16, which the compiler cannot tell), so no step's
 // ballots can be issued before the previous step's atomic has returned: with every step's
 // ballots free to move, the H200's driver hoisted them all at once and took 128 registers
@@ -101,14 +102,6 @@ uint ballot_step(uint row, uint j, uint chain, bool full, uint all) {
 void ballot_steps(uint row, bool full) {
     uint chain = 0u, all = subgroupBallot(true).x;
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) chain = ballot_step(row, j, chain, full, all);
-}
-
-// Debug bits 10 and 11 (the shared match; timing only, results stay right): some steps rank
-// by ballots instead, so that the ranking's work is split between the shared-memory pipe and
-// the ALU: bit 10 every second step, bit 11 every fourth, both three steps in four.
-const uint HYBRID = (DEBUG_SKIP >> 10) & 3u;
-bool hybrid_ballot_step(uint j) {
-    return gl_SubgroupSize <= 32u && (HYBRID == 1u ? j % 2u == 1u : HYBRID == 2u ? j % 4u == 3u : HYBRID == 3u && j % 4u != 3u);
 }
 
 // Zeroes the counter rows (one per subgroup, or one for ATOMIC_RANK) and, for the shared
@@ -171,15 +164,10 @@ void rank_steps(bool one_class, bool full) {
         // next step. (Three mask rows a subgroup, rotating so that one barrier a step would
         // do, took 1.2x the time on the H200: bench/results/h200/binning/session9/1-early.)
         uint masks = gl_NumSubgroups * 256u;
-        uint chain = 0u;
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-            if (hybrid_ballot_step(j)) {
-                chain = ballot_step(row, j, chain, false, 0u);
-                continue;
-            }
             uint e = el[j];
             bool valid = e != INVALID;
-            uint d = el_bucket(e) | chain;
+            uint d = el_bucket(e);
             uint at = masks + gl_SubgroupID * 256u + d;
             if (valid) atomicOr(s_mem[at], 1u << gl_SubgroupInvocationID);
             step_barrier();
@@ -194,13 +182,13 @@ void rank_steps(bool one_class, bool full) {
             base = subgroupShuffle(base, valid ? uint(findLSB(m)) : 0u);
             step_barrier();
             if (valid) el[j] = (d << 16) | (base + rank);
-            if (HYBRID != 0u) chain = (valid ? base + rank : 0u) >> 16;
         }
         return;
     }
 #ifndef PARTITIONED
     if (gl_SubgroupSize <= 32u && (DEBUG_SKIP & 60u) == 0u) {
-        if ((DEBUG_SKIP & 512u) != 0u && full) ballot_steps(row, true);
+        // Two copies, each with its tile's kind constant (the form timed).
+        if (full) ballot_steps(row, true);
         else ballot_steps(row, false);
         return;
     }
