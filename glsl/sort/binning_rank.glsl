@@ -63,19 +63,18 @@ void match_peers() {
 }
 
 // Ballot ranking one step at a time, as CUB's MatchAny ranking does (subgroups of at most 32
-// lanes): a step's peers are found by one ballot per bucket bit, and the highest peer takes
-// their places with one atomicAdd on its subgroup's row, shuffled to the peers. No bit round
-// tests validity: the first ballot leaves lanes past the input's end out of every mask (and
-// such a lane's later steps are past the end too); a full tile drops that ballot too (H200,
-// 2^26: pairs 2.04 ms against 2.11, keys 1.439 against 1.465: session48/1-hyb48). Each
-// step's bucket takes a zero from the
-// step before's positions (they are below 2^16, which the compiler cannot tell), so no step's
-// ballots can be issued before the previous step's atomic has returned: with every step's
-// ballots free to move, the H200's driver hoisted them all at once and took 128 registers
-// (bench/results/h200/binning/session45/7-ballots-nobranch45); chained, 64 (2^26 pairs
-// 2.100 ms against 2.413 for every step's ballots at once, keys 1.468 against 1.639:
-// session46/1-chain46). ballot_step is one step (element j of each lane); it returns the zero
-// that chains the next step to it.
+// lanes): a step's peers are found by one ballot per bucket bit, and the highest peer takes their
+// places with one atomicAdd on its subgroup's row, shuffled to the peers. No bit round tests
+// validity: the first ballot leaves lanes past the input's end out of every mask (and such a lane's
+// later steps are past the end too); a full tile drops that ballot too (H200, 2^26: pairs 2.04 ms
+// against 2.11, keys 1.439 against 1.465: session48/1-hyb48). Each step's bucket takes a zero from
+// the step before's positions (they are below 2^16, which the compiler cannot tell), so no step's
+// ballots can be issued before the previous step's atomic has returned: with every step's ballots
+// free to move, the H200's driver hoisted them all at once and took 128 registers
+// (bench/results/h200/binning/session45/7-ballots-nobranch45); chained, 64 (2^26 pairs 2.100 ms
+// against 2.413 for every step's ballots at once, keys 1.468 against 1.639: session46/1-chain46).
+// ballot_step is one step (element j of each lane); it returns the zero that chains the next step
+// to it.
 uint ballot_step(uint row, uint j, uint chain, bool full, uint all) {
     uint e = el[j];
     bool valid = full || e != INVALID;
