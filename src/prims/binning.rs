@@ -133,13 +133,13 @@ pub struct BinningPolicy {
     /// Timing experiments only, results are wrong: skip phases of the binning pass (bit 0:
     /// look-back, 1: the scatter's global stores, 2: the ranking, 3: only its peer matching, 4:
     /// only its step counters; bits 2 to 4 act on ballot and partition matching only, not on the
-    /// shared-memory match). Bits 5 and 6 are not skips (results stay right): bit 5 ranks
-    /// with uvec4 ballots even at 32 lanes or fewer, so tests reach the wide-subgroup path; bit 6
-    /// makes the atomic ranking take a tile's steps last to first, so tests see its order within a
-    /// bucket leave input order on devices whose atomics keep it (lavapipe). Bit 7 (4-byte pairs, planes in sequence, index
-    /// tiles; values left unpermuted): twice the workgroups, the odd ones copying a tile of values
-    /// each, the even ones the key tiles without their value round: whether the value traffic
-    /// overlaps the keys' work when other workgroups move it.
+    /// shared-memory match). Bits 5 and 6 are not skips (results stay right): bit 5 ranks with
+    /// uvec4 ballots even at 32 lanes or fewer, so tests reach the wide-subgroup path; bit 6 makes
+    /// the atomic ranking take a tile's steps last to first, so tests see its order within a bucket
+    /// leave input order on devices whose atomics keep it (lavapipe). Bit 7 (4-byte pairs, planes
+    /// in sequence, index tiles; values left unpermuted): twice the workgroups, the odd ones
+    /// copying a tile of values each, the even ones the key tiles without their value round:
+    /// whether the value traffic overlaps the keys' work when other workgroups move it.
     #[serde(default)]
     pub debug_skip: u32,
     /// Sorts only, where the device has VK_KHR_shader_clock: time the binning pass's phases
