@@ -63,6 +63,12 @@ fn variants() -> Vec<Variant> {
                     v.push(Variant { name: format!("sort_onesweep_{kw}_v{vw}{suffix}{c}"), file: "sort/onesweep.comp", defines });
                 }
             }
+            // `_timeline` (4-byte keys alone or with 4-byte values, the shared ranking): the phase
+            // clocks and every tile's timeline (device clock, SM), for timing experiments.
+            if k64 == 0 && vw < 2 {
+                let defines = vec![("KEY64", "0".into()), ("VALUE_WORDS", vw.to_string()), ("CLOCKS", "1".into()), ("TIMELINE", "1".into())];
+                v.push(Variant { name: format!("sort_onesweep_{kw}_v{vw}_timeline"), file: "sort/onesweep.comp", defines });
+            }
         }
     }
     v.push(Variant { name: "sort_offsets".into(), file: "sort/offsets.comp", defines: vec![] });

@@ -234,7 +234,7 @@ struct BenchArgs {
     #[arg(long, value_delimiter = ',')]
     policy: Vec<String>,
     /// Binning-pass policies of sort, multisplit and permutation to compare, `auto` or
-    /// WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks][xskipN]
+    /// WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks][xtimeline][xskipN]
     /// (default: auto, 512x17 for a sort of 4-byte keys alone, 512x16 for the multisplit's 4-byte keys and for 4-byte pairs (their key and
     /// value planes through shared memory in sequence, the values read `xvcN` = 8 a lane at
     /// a time; `xnoseq`: both planes at once), 448x13 for
@@ -258,11 +258,16 @@ struct BenchArgs {
     /// indices' default mode); `xhscalar` makes the
     /// histogram load one key at a time instead of 16 bytes; `xclocks` times the sort's
     /// binning phases with VK_KHR_shader_clock and counts invocation 0's look-back (rounds
-    /// that advanced, rounds not ready, earlier tiles taken, the longest); `xskipN` skips phases for timing
+    /// that advanced, rounds not ready, earlier tiles taken, the longest); `xtimeline` (4-byte
+    /// keys alone or with 4-byte values, NVIDIA) adds each tile's SM and device-clock times of
+    /// its phases in one middle pass to the JSON row; `xskipN` skips phases for timing
     /// experiments, so its results fail validation: bit 0 look-back, 1 stores, 2 ranking,
     /// 3 peer matching only, 4 step counters only (2-4 with `xballots` or `xpart`); bits 5
     /// and 6 keep results right: 5 ranks with uvec4 ballots even at 32 lanes or fewer, 6
-    /// makes the atomic ranking take a tile's steps last to first).
+    /// makes the atomic ranking take a tile's steps last to first; bit 8 holds first-wave tiles
+    /// back after posting their counts, 256 x bits 16..23 spin rounds: tiles S..2S-1 for S in
+    /// bits 24..31, or with bit 12 the odd ones below 2S, or with bit 13 and `xtimeline` each
+    /// SM's second).
     #[arg(long, value_delimiter = ',')]
     binning_policy: Vec<String>,
     /// Rankings: stable, atomic (sort: an atomic first pass, unstable; permutation: stable =

@@ -67,6 +67,10 @@
 #ifdef CLOCKS
 #extension GL_ARB_shader_clock : require
 #endif
+#ifdef TIMELINE
+#extension GL_EXT_shader_realtime_clock : require
+#extension GL_NV_shader_sm_builtins : require
+#endif
 
 // Shared words for the counter rows (256 per subgroup) and, once ranked, the staged tile:
 // max(256 * subgroups, WG * ITEMS), set by the host.
@@ -79,7 +83,8 @@ layout(constant_id = 8) const uint ATOMIC_RANK = 0;
 // at once, match_peers). Bits 5 and 6 are not skips (results stay right): bit 5 ranks with
 // uvec4 ballots at every width; bit 6 makes the atomic ranking take a tile's steps last to first,
 // so where a device's atomics happen to follow input order (lavapipe) equal buckets still leave it,
-// as they do on GPUs.
+// as they do on GPUs. Bit 8 (results stay right; see stagger below) holds some tiles of the first
+// wave back once their counts are posted.
 layout(constant_id = 9) const uint DEBUG_SKIP = 0;
 // 1: every word plane of the tile (key words, then value words) is staged at once, plane p at
 // s_mem[p * tile_size()], before the look-back; the scatter then needs no per-element arrays
@@ -238,6 +243,58 @@ const uint LB_ROUNDS = 8u, LB_SPINS = 9u, LB_TILES = 10u, LB_LONGEST = 11u;
 uint lb_count[3] = uint[3](0u, 0u, 0u);
 uint lb_start = 0u;
 #endif
+
+// TIMELINE variants (xtimeline; VK_KHR_shader_clock's device clock, VK_NV_shader_sm_builtins):
+// invocation 0 of each tile writes its SM, the device clock's low word at each of
+// TIMELINE_STAMPS points and the SM clock's low word at the first and last, to TIMELINE_WORDS
+// words of its own after the pass's totals (src/prims/binning.rs, timeline_at), so a run shows
+// which phases of which tiles overlapped in time, GPU-wide and on each SM.
+const uint TIMELINE_STAMPS = 9u, TIMELINE_WORDS = 12u;
+void stamp(uint tile, uint k) {
+#ifdef TIMELINE
+    if (gl_LocalInvocationIndex == 0u) {
+        uint at = STATE_BASE + pc.num_tiles * 256u + STATE_CLOCK_WORDS + 256u + tile * TIMELINE_WORDS;
+        state[at + 1u + k] = clockRealtime2x32EXT().x;
+        if (k == 0u) {
+            state[at] = gl_SMIDNV;
+            state[at + 1u + TIMELINE_STAMPS] = clock2x32ARB().x;
+        }
+        if (k == TIMELINE_STAMPS - 1u) state[at + 2u + TIMELINE_STAMPS] = clock2x32ARB().x;
+    }
+#endif
+}
+
+// Debug bit 8 (timing only; results stay right): whether co-resident tiles move their values at
+// the same time. Some tiles of the first wave wait, once their counts are posted (so no
+// successor's look-back waits on them), 256 * (bits 16..23) rounds of dependent arithmetic in
+// one invocation while the rest of the workgroup sits at a barrier (so they take no issue slots
+// from the other workgroup of the SM). Bits 24..31 give S (the device's SMs); the tiles held
+// back are S to 2S - 1, or with bit 12 the odd tiles below 2S, or with bit 13 (TIMELINE only)
+// the second workgroup to start on each SM.
+void stagger(uint tile) {
+    if ((DEBUG_SKIP & 256u) == 0u) return;
+    uint sms = DEBUG_SKIP >> 24;
+    bool late = (DEBUG_SKIP & 4096u) != 0u ? tile < 2u * sms && (tile & 1u) != 0u : tile >= sms && tile < 2u * sms;
+#ifdef TIMELINE
+    // The arrivals on each SM count in the first words of the totals (unused by these passes).
+    if ((DEBUG_SKIP & 8192u) != 0u) {
+        if (gl_LocalInvocationIndex == 0u) {
+            uint at = STATE_BASE + pc.num_tiles * 256u + STATE_CLOCK_WORDS + (gl_SMIDNV & 255u);
+            s_stuck[1] = atomicAdd(state[at], 1u);
+        }
+        barrier();
+        late = s_stuck[1] == 1u;
+        barrier();
+    }
+#endif
+    if (!late) return;
+    if (gl_LocalInvocationIndex == 0u) {
+        uint x = tile;
+        [[dont_unroll]] for (uint k = 0u; k < 256u * ((DEBUG_SKIP >> 16) & 0xFFu); ++k) x = x * 1664525u + 1013904223u;
+        if (x == 0x9E3779B9u && pc.n == 0u) s_stuck[1] = x;  // keeps the loop
+    }
+    barrier();
+}
 
 uint key_index(uint tile, uint j) {
     return tile * tile_size() + gl_SubgroupID * gl_SubgroupSize * ITEMS + j * gl_SubgroupSize + gl_SubgroupInvocationID;
@@ -464,6 +521,7 @@ void binning_pass() {
     if (tile >= pc.num_tiles) return;  // surplus workgroup of a 2-D dispatch
     uint count = min(tile_size(), pc.n - tile * tile_size());
     phase_end(0xFFFFFFFFu);  // start the clock
+    stamp(tile, 0u);
 
     // A full tile loads without a test an element (as two copies of the loop: the H200's
     // driver then kept no per-element bounds state, 46-57 registers for keys' passes
@@ -505,6 +563,7 @@ void binning_pass() {
     }
 
     phase_end(0u);
+    stamp(tile, 1u);
     uint hist[BPT];
     uint pre[LB_WINDOW];  // PREFETCH: the first look-back round's words
     [[unroll]] for (uint i = 0u; i < LB_WINDOW; ++i) pre[i] = NOT_READY << 30;
@@ -513,10 +572,13 @@ void binning_pass() {
         count_tile();
         publish_counts(tile, hist);
         phase_end(1u);
+        stamp(tile, 2u);
+        stagger(tile);
         rank_steps(run_of_one_class(s_tile), count == tile_size());
     } else {
         rank_tile(count == tile_size());
         phase_end(1u);
+        stamp(tile, 2u);
     }
 #if VALUE_WORDS > 0
     // The values are loaded once ranked (not with the keys: live through the ranking they
@@ -529,6 +591,7 @@ void binning_pass() {
 #endif
     if (!early) {
         publish_counts(tile, hist);
+        stagger(tile);
         // Positions in the tile; the counter rows are then dead and s_mem takes the first plane.
         uint sg = ATOMIC_RANK != 0u ? 0u : gl_SubgroupID;
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
@@ -541,22 +604,28 @@ void binning_pass() {
     }
     barrier();
     phase_end(2u);
+    stamp(tile, 3u);
     if (PREFETCH && tile != 0u && lid < 256u) load_window(lid, tile - 1u, pre);
     uint w[ITEMS], got[ITEMS];
     if (STAGE_ALL != 0u || RELOAD != 0u) {
         stage_planes(tile);
         phase_end(3u);
+        stamp(tile, 4u);
         look_back(tile, hist, pre);  // ends with a barrier
         phase_end(5u);
+        stamp(tile, 5u);
         scatter_planes(tile, count);  // keys and values at once
         phase_end(6u);
+        stamp(tile, 8u);
         return;
     }
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) w[j] = uint(key[j]);
     stage(w);
     phase_end(3u);
+    stamp(tile, 4u);
     look_back(tile, hist, pre);  // ends with a barrier
     phase_end(5u);
+    stamp(tile, 5u);
 
     // Keys: the low words are staged; 64-bit keys bring their high words in a second round.
     unstage(count, got);
@@ -588,6 +657,7 @@ void binning_pass() {
 #endif
 
     phase_end(6u);
+    stamp(tile, 6u);
 #if VALUE_WORDS > 0
     // Values: one plane per word.
     barrier();
@@ -615,6 +685,7 @@ void binning_pass() {
     }
 #endif
     phase_end(7u);
+    stamp(tile, 8u);
 }
 
 #endif

@@ -124,6 +124,7 @@ void scatter_planes(uint tile, uint count) {
             pd[r / 4u] |= b << (8u * (r % 4u));
             if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) key_out(s_glob[b] + i, k);
         }
+        stamp(tile, 6u);
         if ((DEBUG_SKIP & 128u) != 0u) return;  // the values move in other workgroups
         // Values, read now (first time), staged in the same words. The tile is read from
         // shared memory again, after the barrier, so the driver cannot hoist the loads into
@@ -144,6 +145,7 @@ void scatter_planes(uint tile, uint count) {
             if (i < pc.n) s_mem[SEQ_AT(j)] = val_at(i);
         }
         barrier();
+        stamp(tile, 7u);
         // The value is read before its destination is formed and feeds it through a zero the
         // compiler cannot prove (no tile runs when n is 0), so its shared read issues beside
         // the bucket's, not after the store's bounds check (session 21's SASS: a round waited

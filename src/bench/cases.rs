@@ -41,6 +41,7 @@ fn row(primitive: String, n: u64, opts: &BenchOptions, m: Measured, bytes_per_el
         kernels: Vec::new(),
         phases: Vec::new(),
         lookback: Vec::new(),
+        timeline: Vec::new(),
     }
 }
 
@@ -288,6 +289,13 @@ pub fn bench_sort(ctx: &Arc<Context>, arena: &mut Arena, desc: &SortDesc, opts: 
             for (k, (s, c)) in lookback.iter_mut().zip(counts).enumerate() {
                 *s = if k == last { (*s).max(c) } else { *s + c / passes as f64 };
             }
+        }
+        if desc.policy.timeline {
+            // A middle pass (the third of four), whose predecessors have run their course.
+            let p = (passes / 2).min(passes - 1) as u64;
+            let region = scratch.state.sub(p * plan.pass_state_bytes(), plan.pass_state_bytes());
+            let words = arena.read(region, plan.pass_state_bytes())?;
+            r.timeline = binning::tile_timeline(&words, plan.tiles()).to_vec();
         }
         r.phases = PHASES.iter().map(|p| p.to_string()).zip(sum).collect();
         r.lookback = LOOKBACK_COUNTS.iter().map(|p| p.to_string()).zip(lookback).collect();

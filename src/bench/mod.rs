@@ -440,6 +440,11 @@ pub struct Row {
     /// (means per tile over the digit passes; the longest, the most of any pass).
     #[serde(default)]
     pub lookback: Vec<(String, f64)>,
+    /// Sorts with `xtimeline`: the tiles' timelines of one middle pass of the validation trial
+    /// ([`crate::prims::binning::TIMELINE_WORDS`] words a tile: SM, device-clock low words at
+    /// [`crate::prims::binning::TIMELINE_POINTS`], SM-clock low words at the first and last).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub timeline: Vec<u32>,
 }
 
 /// With `--profile`, a row whose median trial takes more than this times its profiled trial's

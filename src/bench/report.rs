@@ -154,6 +154,7 @@ mod tests {
             kernels: kernels_ms.iter().map(|&ms| ("k".to_string(), ms)).collect(),
             phases: Vec::new(),
             lookback: Vec::new(),
+            timeline: Vec::new(),
         }
     }
 

@@ -60,6 +60,9 @@ pub struct Capabilities {
     pub subgroup_partitioned: bool,
     /// VK_KHR_shader_clock (shaderSubgroupClock): the binning pass's phase clocks.
     pub shader_clock: bool,
+    /// VK_KHR_shader_clock's shaderDeviceClock and VK_NV_shader_sm_builtins: the binning
+    /// pass's tile timelines (timing experiments).
+    pub tile_timeline: bool,
     /// bufferDeviceAddress (Vulkan 1.2): shaders may load through 64-bit buffer addresses
     /// (the load-pattern lab's device-address cases); buffers then get device addresses.
     pub buffer_device_address: bool,
@@ -113,6 +116,8 @@ impl DeviceRequirements {
             extensions.push(part_ext);
         }
         let clock_ext = vk::KHR_SHADER_CLOCK_NAME;
+        let sm_ext = vk::NV_SHADER_SM_BUILTINS_NAME;
+        let mut sm = vk::PhysicalDeviceShaderSMBuiltinsFeaturesNV::default();
         let mut ssc = vk::PhysicalDeviceSubgroupSizeControlFeatures::default();
         let mut pep = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default();
         let mut bda = vk::PhysicalDeviceBufferDeviceAddressFeatures::default();
@@ -121,6 +126,9 @@ impl DeviceRequirements {
         let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut bda).push_next(&mut s8);
         if has(clock_ext) {
             f2 = f2.push_next(&mut clock);
+        }
+        if has(sm_ext) {
+            f2 = f2.push_next(&mut sm);
         }
         if core13 || has(ssc_ext) {
             f2 = f2.push_next(&mut ssc);
@@ -136,6 +144,10 @@ impl DeviceRequirements {
         if shader_clock {
             extensions.push(clock_ext);
         }
+        let tile_timeline = shader_clock && clock.shader_device_clock == vk::TRUE && sm.shader_sm_builtins == vk::TRUE;
+        if tile_timeline {
+            extensions.push(sm_ext);
+        }
         let capabilities = Capabilities {
             subgroup_size_control: ssc.subgroup_size_control == vk::TRUE,
             compute_full_subgroups: ssc.compute_full_subgroups == vk::TRUE,
@@ -145,6 +157,7 @@ impl DeviceRequirements {
             calibrated_timestamps: has(cal_ext),
             subgroup_partitioned: has(part_ext),
             shader_clock,
+            tile_timeline,
             buffer_device_address: bda.buffer_device_address == vk::TRUE,
             storage_image_extended_formats,
             storage_buffer_8bit: s8.storage_buffer8_bit_access == vk::TRUE,
@@ -620,9 +633,14 @@ unsafe fn create_device(
     if c.storage_buffer_8bit {
         ci = ci.push_next(&mut s8);
     }
-    let mut clock = vk::PhysicalDeviceShaderClockFeaturesKHR::default().shader_subgroup_clock(true);
+    let mut clock =
+        vk::PhysicalDeviceShaderClockFeaturesKHR::default().shader_subgroup_clock(true).shader_device_clock(c.tile_timeline);
     if c.shader_clock {
         ci = ci.push_next(&mut clock);
+    }
+    let mut sm = vk::PhysicalDeviceShaderSMBuiltinsFeaturesNV::default().shader_sm_builtins(true);
+    if c.tile_timeline {
+        ci = ci.push_next(&mut sm);
     }
     instance.create_device(physical, &ci, None).ctx(|| "vkCreateDevice".into())
 }

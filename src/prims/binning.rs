@@ -146,6 +146,12 @@ pub struct BinningPolicy {
     /// with the subgroup clock ([`PHASES`], read back with [`phase_cycles`]).
     #[serde(default)]
     pub phase_clocks: bool,
+    /// Sorts of 4-byte keys alone or with 4-byte values, shared-memory ranking, where the device
+    /// has VK_KHR_shader_clock's device clock and VK_NV_shader_sm_builtins (timing experiments):
+    /// with the phase clocks, every tile's SM and the device clock at each of its phase ends
+    /// ([`TIMELINE_WORDS`] words a tile after the pass's state, read with [`tile_timeline`]).
+    #[serde(default)]
+    pub timeline: bool,
     /// Stage every word plane of a tile (key words, value words) in shared memory at once,
     /// before the look-back, rather than one plane at a time after it: the scatter then keeps
     /// nothing per element in registers, at the cost of shared memory (fewer items per lane
@@ -352,6 +358,7 @@ impl Default for BinningPolicy {
             peer_match: PeerMatch::Shared,
             debug_skip: 0,
             phase_clocks: false,
+            timeline: false,
             stage_all: false,
             reload: true,
             late_counts: None,
@@ -439,7 +446,7 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks][xtimeline]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
@@ -448,10 +455,10 @@ impl BinningPolicy {
     /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `crN`:
     /// [`BinningPolicy::second_pass_tiles`]; `nocs`: [`BinningPolicy::class_steps`] off; `csN`: [`BinningPolicy::class_step_runs`]; `vcN`: [`BinningPolicy::value_chunk`]; `lbN`: the look-back window; `hgN`: the upfront
     /// histogram's workgroups; `hwN`: [`BinningPolicy::histogram_workgroup`]; `foldN`: [`BinningPolicy::fold_max_tiles`]; `totN`: [`BinningPolicy::totals_max_tiles`]; `ticket`, `noticket`: [`BinningPolicy::tickets`]; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
-    /// `clocks`: [`BinningPolicy::phase_clocks`]; `skipN`: [`BinningPolicy::debug_skip`],
+    /// `clocks`: [`BinningPolicy::phase_clocks`]; `timeline`: [`BinningPolicy::timeline`] (with the clocks); `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks][xtimeline][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -485,6 +492,10 @@ impl BinningPolicy {
                 ("noticket", _) => p.tickets = Some(false),
                 ("hscalar", _) => p.histogram_scalar_loads = true,
                 ("clocks", _) => p.phase_clocks = true,
+                ("timeline", _) => {
+                    p.phase_clocks = true;
+                    p.timeline = true;
+                }
                 (_, Some(n)) => p.debug_skip = n.parse().map_err(|_| bad())?,
                 _ => return Err(bad()),
             }
@@ -518,7 +529,8 @@ impl BinningPolicy {
             (self.tickets == Some(true), "xticket".into()),
             (self.tickets == Some(false), "xnoticket".into()),
             (self.histogram_scalar_loads, "xhscalar".into()),
-            (self.phase_clocks, "xclocks".into())]
+            (self.phase_clocks, "xclocks".into()),
+            (self.timeline, "xtimeline".into())]
         {
             if on {
                 s += &flag;
@@ -551,6 +563,7 @@ pub(crate) struct BinningPass {
     pub class_steps: bool,
     pub debug_skip: u32,
     pub phase_clocks: bool,
+    pub timeline: bool,
     /// Tiles from an atomic ticket, not the workgroup index ([`BinningPolicy::tickets`]).
     pub tickets: bool,
     pub stage_all: bool,
@@ -725,7 +738,7 @@ impl BinningPass {
         };
         let totals = totals_fit && fold;
         // Each pass binds its look-back words (one per bucket per tile) as one range.
-        let pass_state = state_bytes(tiles as u32);
+        let pass_state = state_bytes(tiles as u32, p.timeline);
         if pass_state > ctx.max_storage_buffer_range() {
             return invalid(format!(
                 "{what}: the look-back state of {tiles} tiles ({pass_state} bytes) exceeds this device's maxStorageBufferRange ({} bytes)",
@@ -739,11 +752,21 @@ impl BinningPass {
         if p.phase_clocks && !ctx.capabilities().shader_clock {
             return Err(Error::Unsupported { device: ctx.info().name.clone(), what: format!("VK_KHR_shader_clock (phase clocks of {what})") });
         }
+        if p.timeline && !ctx.capabilities().tile_timeline {
+            return Err(Error::Unsupported {
+                device: ctx.info().name.clone(),
+                what: format!("shaderDeviceClock and VK_NV_shader_sm_builtins (tile timelines of {what})"),
+            });
+        }
         let name = format!(
             "{}{}{}{}{}",
             kernel.shader,
             if partitioned { "_part" } else { "" },
-            if p.phase_clocks { "_clock" } else { "" },
+            match (p.timeline, p.phase_clocks) {
+                (true, _) => "_timeline",
+                (false, true) => "_clock",
+                _ => "",
+            },
             if fold { "_fold" } else { "" },
             if totals { "_tot" } else { "" }
         );
@@ -795,6 +818,7 @@ impl BinningPass {
             class_steps: ranking != "atomic" && kernel.role & ROLE_CLASS_STEPS != 0,
             debug_skip: p.debug_skip,
             phase_clocks: p.phase_clocks,
+            timeline: p.timeline,
             tickets,
             stage_all: p.stage_all,
             lookback_window: p.lookback_window,
@@ -834,7 +858,11 @@ impl BinningPass {
     pub fn label(&self) -> String {
         let skip = if self.debug_skip != 0 { format!(", skip {}", self.debug_skip) } else { String::new() };
         let tiles = if self.tickets { "" } else { ", index tiles" };
-        let clocks = if self.phase_clocks { ", clocks" } else { "" };
+        let clocks = match (self.phase_clocks, self.timeline) {
+            (_, true) => ", clocks, timeline",
+            (true, false) => ", clocks",
+            _ => "",
+        };
         let planes = if self.stage_all { ", planes" } else { "" };
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
         let reload = if self.reload { "" } else { ", kept" };
@@ -865,9 +893,27 @@ fn fit_workgroup(asked: u32, min_sg: u32, max_sg: u32, max_invocations: u32, max
 
 /// One pass's state: tile ticket, debug counter (fallbacks), two spare words, the look-back
 /// words (256 buckets per tile), the phase clocks and look-back counts, then the bucket
-/// totals of a `_tot` pass (glsl/sort/binning.glsl, totals_at).
-pub(crate) fn state_bytes(tiles: u32) -> u64 {
-    (clock_words_at(tiles) as u64 + CLOCK_WORDS + 256) * 4
+/// totals of a `_tot` pass (glsl/sort/binning.glsl, totals_at), and with
+/// [`BinningPolicy::timeline`] the tiles' timelines.
+pub(crate) fn state_bytes(tiles: u32, timeline: bool) -> u64 {
+    (timeline_at(tiles) + if timeline { TIMELINE_WORDS * tiles as usize } else { 0 }) as u64 * 4
+}
+
+/// Words a tile's timeline takes (glsl/sort/binning.glsl, stamp): its SM, the device clock's
+/// low word at [`TIMELINE_POINTS`], and the SM clock's low word at the first and last.
+pub const TIMELINE_WORDS: usize = 12;
+/// The points of a tile's timeline: its start, then the end of each phase (a point the pass
+/// does not reach reads 0: the keys alone stage and scatter no values).
+pub const TIMELINE_POINTS: [&str; 9] =
+    ["start", "loaded", "counted", "ranked", "staged", "looked back", "keys scattered", "values staged", "end"];
+fn timeline_at(tiles: u32) -> usize {
+    clock_words_at(tiles) + CLOCK_WORDS as usize + 256
+}
+/// The tiles' timelines from a pass's state words (`state`, as read back): [`TIMELINE_WORDS`]
+/// a tile, in tile order.
+pub fn tile_timeline(state: &[u32], tiles: u32) -> &[u32] {
+    let at = timeline_at(tiles).min(state.len());
+    &state[at..(at + TIMELINE_WORDS * tiles as usize).min(state.len())]
 }
 
 /// The first word after a pass's look-back words: the phase clocks, then the look-back
@@ -903,6 +949,8 @@ mod tests {
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);
         }
         assert_eq!(BinningPolicy::parse("64x4xclocksxpart").unwrap().label(), "64x4xpartxclocks");
+        assert_eq!(BinningPolicy::parse("autoxautoxtimeline").unwrap().label(), "autoxautoxclocksxtimeline");
+        assert_eq!(BinningPolicy::parse("autoxautoxclocksxtimelinexskip8454400").unwrap().label(), "autoxautoxclocksxtimelinexskip8454400");
         for bad in ["0x15", "384x0", "x15", "384", "384x15xsmatch", "384xq", "384x15xballotsxpart", "384x15xhg0", "384x15xhgx", "384x15xcr", "384x15xvc0", "384x15xvc", "384x15xtot", "384x15xtotx"] {
             assert!(BinningPolicy::parse(bad).is_err(), "{bad}");
         }

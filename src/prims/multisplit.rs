@@ -346,7 +346,7 @@ impl MultisplitPlan {
     pub fn state_bytes(&self) -> u64 {
         match &self.route {
             Route::Composed(_) => 4,
-            Route::One(one) => binning::state_bytes(one.pass.tiles),
+            Route::One(one) => binning::state_bytes(one.pass.tiles, false),
         }
     }
     /// Composed splits: the sort's scratch sizes (keys_alt, values_alt, hist, state).

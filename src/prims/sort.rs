@@ -474,7 +474,7 @@ impl SortPlan {
         // quadratic in their number (sessions 15-16's permutation of indices, whose first and
         // last passes had 384-wide tiles and the middle pass, which sized the regions, 448:
         // 37.7 ms at 2^24 against 0.46, bench/results/h200/binning/session17).
-        binning::state_bytes(self.tiles()).next_multiple_of(256)
+        binning::state_bytes(self.tiles(), self.desc.policy.timeline).next_multiple_of(256)
     }
     pub fn state_bytes(&self) -> u64 {
         self.pass_state_bytes() * self.desc.passes() as u64
@@ -668,7 +668,7 @@ impl SortPlan {
             let state = scratch.state.sub(p as u64 * self.pass_state_bytes(), self.pass_state_bytes());
             let (shift, bits) = self.desc.digit(p);
             let pass = self.pass_at(p);
-            if binning::state_bytes(pass.tiles) > self.pass_state_bytes() {
+            if binning::state_bytes(pass.tiles, self.desc.policy.timeline) > self.pass_state_bytes() {
                 return invalid(format!("{}: pass {p}'s look-back state outgrows its region (a vkprims bug)", self.desc.label()));
             }
             let push: [u32; 6] = [self.desc.n as u32, pass.tiles, shift, bits, p, self.desc.bits.0];
