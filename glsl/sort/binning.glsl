@@ -245,21 +245,18 @@ uint lb_start = 0u;
 #endif
 
 // TIMELINE variants (xtimeline; VK_KHR_shader_clock's device clock, VK_NV_shader_sm_builtins):
-// invocation 0 of each tile writes its SM, the device clock's low word at each of
-// TIMELINE_STAMPS points and the SM clock's low word at the first and last, to TIMELINE_WORDS
-// words of its own after the pass's totals (src/prims/binning.rs, timeline_at), so a run shows
-// which phases of which tiles overlapped in time, GPU-wide and on each SM.
-const uint TIMELINE_STAMPS = 9u, TIMELINE_WORDS = 12u;
+// invocation 0 of each tile writes its SM and, at each of TIMELINE_STAMPS points, the low words
+// of the device clock and of the SM clock (TIMELINE_WORDS words of its own after the pass's
+// totals: src/prims/binning.rs, timeline_at), so a run shows which phases of which tiles
+// overlapped in time, GPU-wide and on each SM (src/bench/timeline.rs).
+const uint TIMELINE_STAMPS = 9u, TIMELINE_WORDS = 20u;
 void stamp(uint tile, uint k) {
 #ifdef TIMELINE
     if (gl_LocalInvocationIndex == 0u) {
         uint at = STATE_BASE + pc.num_tiles * 256u + STATE_CLOCK_WORDS + 256u + tile * TIMELINE_WORDS;
+        if (k == 0u) state[at] = gl_SMIDNV;
         state[at + 1u + k] = clockRealtime2x32EXT().x;
-        if (k == 0u) {
-            state[at] = gl_SMIDNV;
-            state[at + 1u + TIMELINE_STAMPS] = clock2x32ARB().x;
-        }
-        if (k == TIMELINE_STAMPS - 1u) state[at + 2u + TIMELINE_STAMPS] = clock2x32ARB().x;
+        state[at + 1u + TIMELINE_STAMPS + k] = clock2x32ARB().x;
     }
 #endif
 }

@@ -16,6 +16,7 @@ pub mod plot;
 pub mod report;
 pub mod stats;
 pub mod sweep;
+pub mod timeline;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -442,7 +443,7 @@ pub struct Row {
     pub lookback: Vec<(String, f64)>,
     /// Sorts with `xtimeline`: the tiles' timelines of one middle pass of the validation trial
     /// ([`crate::prims::binning::TIMELINE_WORDS`] words a tile: SM, device-clock low words at
-    /// [`crate::prims::binning::TIMELINE_POINTS`], SM-clock low words at the first and last).
+    /// [`crate::prims::binning::TIMELINE_POINTS`] and SM-clock low words at each; src/bench/timeline.rs).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub timeline: Vec<u32>,
 }

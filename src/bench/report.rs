@@ -18,9 +18,9 @@ fn result(r: &Row) -> String {
     }
 }
 
-/// The per-kernel breakdown of the rows profiled (`--profile`) and the binning-pass phases and
-/// look-back counts of rows timed with phase clocks (`xclocks`), as markdown; empty without
-/// either.
+/// The per-kernel breakdown of the rows profiled (`--profile`), the binning-pass phases and
+/// look-back counts of rows timed with phase clocks (`xclocks`) and the tile timelines'
+/// summaries (`xtimeline`), as markdown; empty without any.
 pub fn kernels(rows: &[Row]) -> String {
     let mut s = String::new();
     for r in rows.iter().filter(|r| !r.kernels.is_empty()) {
@@ -39,6 +39,33 @@ pub fn kernels(rows: &[Row]) -> String {
         let total: f64 = r.phases.iter().map(|p| p.1).sum();
         for (p, c) in &r.phases {
             s.push_str(&format!("| {} n={} | {} | {p} | {c:.0} | {:.0}% |\n", r.primitive, r.n, r.policy.as_deref().unwrap_or("-"), 100.0 * c / total.max(1e-12)));
+        }
+    }
+    let timelines = rows.iter().filter_map(|r| Some((r, super::timeline::summarise(&r.timeline)?)));
+    for (i, (r, t)) in timelines.enumerate() {
+        if i == 0 {
+            s.push_str(
+                "\nTile timelines of one middle pass (`xtimeline`; device clock; tiles at once and burstiness over the pass's middle 80%; \
+                 in step: time two tiles of an SM were both in the phase, over chance):\n\n\
+                 | row | policy | tiles | span us | resident | phase | mean us | tiles at once | burstiness | same-SM in step |\n\
+                 |---|---|---:|---:|---:|---|---:|---:|---:|---:|\n",
+            );
+        }
+        for p in &t.phases {
+            s.push_str(&format!(
+                "| {} n={} | {} | {} | {:.1} | {:.1} | {} | {:.3} | {:.1} | {:.2} | {:.2} |\n",
+                r.primitive,
+                r.n,
+                r.policy.as_deref().unwrap_or("-"),
+                t.tiles,
+                t.span_us,
+                t.resident,
+                p.phase,
+                p.mean_us,
+                p.tiles_at_once,
+                p.burstiness,
+                p.same_sm_in_step
+            ));
         }
     }
     for (i, r) in rows.iter().filter(|r| !r.lookback.is_empty()).enumerate() {

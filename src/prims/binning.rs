@@ -900,10 +900,8 @@ pub(crate) fn state_bytes(tiles: u32, timeline: bool) -> u64 {
 }
 
 /// Words a tile's timeline takes (glsl/sort/binning.glsl, stamp): its SM, the device clock's
-/// low word at [`TIMELINE_POINTS`], and the SM clock's low word at the first and last.
-pub const TIMELINE_WORDS: usize = 12;
-/// The points of a tile's timeline: its start, then the end of each phase (a point the pass
-/// does not reach reads 0: the keys alone stage and scatter no values).
+/// low word at each of [`TIMELINE_POINTS`], the SM clock's low word at each, and a spare word.
+pub const TIMELINE_WORDS: usize = 20;
 pub const TIMELINE_POINTS: [&str; 9] =
     ["start", "loaded", "counted", "ranked", "staged", "looked back", "keys scattered", "values staged", "end"];
 fn timeline_at(tiles: u32) -> usize {
