@@ -247,5 +247,10 @@ fn draw_policy(rng: &mut StdRng, n: u64, clocks: bool) -> BinningPolicy {
     if rng.random_bool(0.15) {
         p.spin_limit = rng.random_range(1..=2);
     }
+    if rng.random_bool(0.05) {
+        // Debug bit 8: tiles S..2S-1 (or the odd ones below 2S) held back 256 spin rounds
+        // once their counts are posted; results stay right.
+        p.debug_skip |= 256 | 1 << 16 | rng.random_range(1..=8u32) << 24 | if rng.random_bool(0.5) { 4096 } else { 0 };
+    }
     p
 }
