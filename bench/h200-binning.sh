@@ -1552,13 +1552,14 @@ fi
 # every tile's SM and device-clock phase ends (one middle pass, in the JSON rows); debug bit 8
 # holds first-wave tiles back once their counts are posted (session 45's delay came before
 # they posted, so their successors' look-backs waited on them): D = bits 16..23 (x 256 spin
-# rounds), with bit 13 each SM's second workgroup (timeline variants only), else tiles S..2S-1
-# (S = bits 24..31, 132 SMs) or with bit 12 the odd tiles below 2S. u32 pairs and keys at 2^26.
+# rounds), with bit 13 each SM's second workgroup (timeline variants only; with bit 14 it waits
+# until the SM's first has looked back), else tiles S..2S-1 (S = bits 24..31, 132 SMs) or with
+# bit 12 the odd tiles below 2S. u32 pairs and keys at 2^26.
 if want sync49; then
   T=autoxautoxtimeline; S=$((132 << 24))
-  P=auto,$T,${T}xskip$((256 + (6 << 16) + 8192)),${T}xskip$((256 + (12 << 16) + 8192)),autoxautoxskip$((256 + (12 << 16) + S)),autoxautoxskip$((256 + (12 << 16) + S + 4096))
+  P=auto,$T,${T}xskip$((256 + (6 << 16) + 8192)),${T}xskip$((256 + (12 << 16) + 8192)),${T}xskip$((256 + 8192 + 16384)),autoxautoxskip$((256 + (12 << 16) + S)),autoxautoxskip$((256 + (12 << 16) + S + 4096))
   timeout 240 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy $P --trials 10 --profile --json "$OUT/sync49-pairs.json" > "$OUT/sync49-pairs.md" 2>&1
-  timeout 150 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy auto,$T,${T}xskip$((256 + (12 << 16) + 8192)) --trials 10 --profile --json "$OUT/sync49-keys.json" > "$OUT/sync49-keys.md" 2>&1
+  timeout 150 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy auto,$T,${T}xskip$((256 + (12 << 16) + 8192)),${T}xskip$((256 + 8192 + 16384)) --trials 10 --profile --json "$OUT/sync49-keys.json" > "$OUT/sync49-keys.md" 2>&1
   pair_regs $B auto,$T sync49-regs.md
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"

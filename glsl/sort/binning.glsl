@@ -266,22 +266,37 @@ void stamp(uint tile, uint k) {
 // successor's look-back waits on them), 256 * (bits 16..23) rounds of dependent arithmetic in
 // one invocation while the rest of the workgroup sits at a barrier (so they take no issue slots
 // from the other workgroup of the SM). Bits 24..31 give S (the device's SMs); the tiles held
-// back are S to 2S - 1, or with bit 12 the odd tiles below 2S, or with bit 13 (TIMELINE only)
-// the second workgroup to start on each SM.
+// back are S to 2S - 1, or with bit 12 the odd tiles below 2S. TIMELINE only: with bit 13 the
+// second workgroup to start on each SM, and with bit 14 that workgroup waits (instead of the
+// rounds) until the first one of its SM has looked back, so that it ranks while the other
+// scatters.
+#ifdef TIMELINE
+uint sm_arrival = 0xFFFFFFFFu;
+// Per SM, in the totals' words (unused by these passes): arrivals in bits 0..15, bit 16 once
+// its first tile has looked back.
+uint sm_word() { return STATE_BASE + pc.num_tiles * 256u + STATE_CLOCK_WORDS + (gl_SMIDNV & 255u); }
+#endif
 void stagger(uint tile) {
     if ((DEBUG_SKIP & 256u) == 0u) return;
     uint sms = DEBUG_SKIP >> 24;
     bool late = (DEBUG_SKIP & 4096u) != 0u ? tile < 2u * sms && (tile & 1u) != 0u : tile >= sms && tile < 2u * sms;
 #ifdef TIMELINE
-    // The arrivals on each SM count in the first words of the totals (unused by these passes).
-    if ((DEBUG_SKIP & 8192u) != 0u) {
-        if (gl_LocalInvocationIndex == 0u) {
-            uint at = STATE_BASE + pc.num_tiles * 256u + STATE_CLOCK_WORDS + (gl_SMIDNV & 255u);
-            s_stuck[1] = atomicAdd(state[at], 1u);
+    if ((DEBUG_SKIP & (8192u | 16384u)) != 0u) {
+        if (gl_LocalInvocationIndex == 0u) s_stuck[1] = atomicAdd(state[sm_word()], 1u) & 0xFFFFu;
+        barrier();
+        sm_arrival = s_stuck[1];
+        late = sm_arrival == 1u;
+        barrier();
+        if ((DEBUG_SKIP & 16384u) != 0u) {
+            // Bounded: no workgroup waits on another without a limit (the first tile's look-back
+            // needs nothing of this one's but its posted counts).
+            if (late && gl_LocalInvocationIndex == 0u) {
+                [[dont_unroll]] for (uint k = 0u; k < 16384u; ++k)
+                    if ((atomicLoad(state[sm_word()], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed) & 0x10000u) != 0u) break;
+            }
+            barrier();
+            return;
         }
-        barrier();
-        late = s_stuck[1] == 1u;
-        barrier();
     }
 #endif
     if (!late) return;
@@ -291,6 +306,13 @@ void stagger(uint tile) {
         if (x == 0x9E3779B9u && pc.n == 0u) s_stuck[1] = x;  // keeps the loop
     }
     barrier();
+}
+// Bit 14: the first tile of its SM has looked back (stagger).
+void stagger_release() {
+#ifdef TIMELINE
+    if ((DEBUG_SKIP & (256u | 16384u)) == (256u | 16384u) && sm_arrival == 0u && gl_LocalInvocationIndex == 0u)
+        atomicOr(state[sm_word()], 0x10000u);
+#endif
 }
 
 uint key_index(uint tile, uint j) {
@@ -611,6 +633,7 @@ void binning_pass() {
         look_back(tile, hist, pre);  // ends with a barrier
         phase_end(5u);
         stamp(tile, 5u);
+        stagger_release();
         scatter_planes(tile, count);  // keys and values at once
         phase_end(6u);
         stamp(tile, 8u);
@@ -623,6 +646,7 @@ void binning_pass() {
     look_back(tile, hist, pre);  // ends with a barrier
     phase_end(5u);
     stamp(tile, 5u);
+    stagger_release();
 
     // Keys: the low words are staged; 64-bit keys bring their high words in a second round.
     unstage(count, got);
