@@ -167,6 +167,10 @@ const uint STATE_BASE = 4u;
 // After a pass's look-back words: the phase clocks and look-back counts (CLOCKS), then the
 // pass's digit totals (TILE_TOTALS); src/prims/binning.rs, state_bytes.
 const uint STATE_CLOCK_WORDS = 16u;
+// The words after the look-back words of pc.num_tiles tiles: the phase clocks and look-back
+// counts, the totals (256 words), then TIMELINE's tile timelines.
+uint clock_words_at() { return STATE_BASE + pc.num_tiles * 256u; }
+uint totals_at() { return clock_words_at() + STATE_CLOCK_WORDS; }
 const uint NOT_READY = 0u, AGGREGATE = 1u, INCLUSIVE = 2u;
 const uint INVALID = 0xFFFFFFFFu;
 
@@ -227,7 +231,7 @@ void phase_end(uint k) {
 #ifdef CLOCKS
     if (gl_LocalInvocationIndex == 0u) {
         uint now = clock2x32ARB().x;
-        if (k != 0xFFFFFFFFu) atomicAdd(state[STATE_BASE + pc.num_tiles * 256u + k], (now - clock_at) >> 4);
+        if (k != 0xFFFFFFFFu) atomicAdd(state[clock_words_at() + k], (now - clock_at) >> 4);
         clock_at = now;
     }
 #endif
@@ -253,7 +257,7 @@ const uint TIMELINE_STAMPS = 9u, TIMELINE_WORDS = 20u;
 void stamp(uint tile, uint k) {
 #ifdef TIMELINE
     if (gl_LocalInvocationIndex == 0u) {
-        uint at = STATE_BASE + pc.num_tiles * 256u + STATE_CLOCK_WORDS + 256u + tile * TIMELINE_WORDS;
+        uint at = totals_at() + 256u + tile * TIMELINE_WORDS;
         if (k == 0u) state[at] = gl_SMIDNV;
         state[at + 1u + k] = clockRealtime2x32EXT().x;
         state[at + 1u + TIMELINE_STAMPS + k] = clock2x32ARB().x;
@@ -274,7 +278,7 @@ void stamp(uint tile, uint k) {
 uint sm_arrival = 0xFFFFFFFFu;
 // Per SM, in the totals' words (unused by these passes): arrivals in bits 0..15, bit 16 once
 // its first tile has looked back.
-uint sm_word() { return STATE_BASE + pc.num_tiles * 256u + STATE_CLOCK_WORDS + (gl_SMIDNV & 255u); }
+uint sm_word() { return totals_at() + (gl_SMIDNV & 255u); }
 #endif
 void stagger(uint tile) {
     if ((DEBUG_SKIP & 256u) == 0u) return;
@@ -352,7 +356,6 @@ uint bucket_base(uint b) { return offsets[hist_pass() * 256u + b]; }
 // A total word holds the count in bits 0..23 and the tiles added in bits 24..31, so it is
 // complete when they number num_tiles (the host keeps num_tiles <= 255 and n < 2^24); count
 // and contributions travel in one word, so relaxed atomics suffice.
-uint totals_at() { return STATE_BASE + pc.num_tiles * 256u + STATE_CLOCK_WORDS; }
 // This pass's bucket totals into s_glob (whole workgroup; tile 0, or a fallback recomputing
 // it): polled until every tile has added its counts; where some have not within the spin
 // limit (tiles need not run at once: no forward-progress guarantee; always with forced

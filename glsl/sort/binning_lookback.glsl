@@ -210,7 +210,7 @@ void look_back(uint tile, uint hist[BPT], uint pre[LB_WINDOW]) {
     if (fallbacks > 0u && lid == 0u) atomicAdd(state[1], fallbacks);
 #ifdef CLOCKS
     if (lid == 0u) {
-        uint at = STATE_BASE + pc.num_tiles * 256u;
+        uint at = clock_words_at();
         atomicAdd(state[at + LB_ROUNDS], lb_count[0]);
         atomicAdd(state[at + LB_SPINS], lb_count[1]);
         atomicAdd(state[at + LB_TILES], lb_count[2]);
