@@ -827,6 +827,9 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                 println!("{line}");
                 Ok(())
             };
+            // A plan a policy asked for cannot make (a variant only some kernels have, such as
+            // the phase clocks or timelines): a line saying so, and the listing goes on.
+            let refused = |what: &str, e: vkprims::Error| println!("skipped: {what}: {e}");
             for dt in DType::ALL {
                 for op in ScanOp::ALL {
                     for kind in ScanKind::ALL {
@@ -852,7 +855,13 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                     for policy in &policies {
                         let mut desc = desc.clone();
                         desc.policy = *policy;
-                        let plan = SortPlan::new(&ctx, desc)?;
+                        let plan = match SortPlan::new(&ctx, desc) {
+                            Ok(plan) => plan,
+                            Err(e) => {
+                                refused(&format!("sort {} values {value_bytes}B, {}", key.name(), policy.label()), e);
+                                continue;
+                            }
+                        };
                         for (pass, p) in plan.pass_pipelines() {
                             show(p, format!("sort {} values {value_bytes}B {pass} pass, {}", key.name(), plan.policy_label()))?;
                         }
@@ -870,7 +879,13 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                             desc.subgroup_size = dev.subgroup_size;
                             desc.ranking = ranking;
                             desc.policy = *policy;
-                            let plan = MultisplitPlan::new(&ctx, desc)?;
+                            let plan = match MultisplitPlan::new(&ctx, desc) {
+                                Ok(plan) => plan,
+                                Err(e) => {
+                                    refused(&format!("multisplit {} values {value_bytes}B 256 buckets, {}", key.name(), policy.label()), e);
+                                    continue;
+                                }
+                            };
                             for (_, p) in plan.pass_pipelines() {
                                 show(p, format!("multisplit {} values {value_bytes}B 256 buckets, {}", key.name(), plan.policy_label()))?;
                             }
@@ -887,7 +902,13 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                     desc.subgroup_size = dev.subgroup_size;
                     desc.ranking = ranking;
                     desc.policy = *policy;
-                    let plan = MultisplitPlan::new(&ctx, desc)?;
+                    let plan = match MultisplitPlan::new(&ctx, desc) {
+                        Ok(plan) => plan,
+                        Err(e) => {
+                            refused(&format!("multisplit u32 values 4B 1000 buckets, {}", policy.label()), e);
+                            continue;
+                        }
+                    };
                     for (pass, p) in plan.pass_pipelines() {
                         show(p, format!("multisplit u32 values 4B 1000 buckets {pass} pass, {}", plan.policy_label()))?;
                     }
@@ -902,7 +923,13 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                 show(plan.shuffle_pipeline(), format!("perm {value_bytes}B shuffle, {}", plan.policy_label()))?;
                 // The indices' passes (first, middle, last) under each policy asked for.
                 for policy in policies.iter().filter(|_| value_bytes == 4) {
-                    let plan = PermPlan::new(&ctx, PermDesc { indices: true, policy: *policy, ..desc.clone() })?;
+                    let plan = match PermPlan::new(&ctx, PermDesc { indices: true, policy: *policy, ..desc.clone() }) {
+                        Ok(plan) => plan,
+                        Err(e) => {
+                            refused(&format!("perm indices, {}", policy.label()), e);
+                            continue;
+                        }
+                    };
                     for (role, p) in plan.pass_pipelines() {
                         show(p, format!("perm indices {role} pass, {}", plan.policy_label()))?;
                     }

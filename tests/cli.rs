@@ -387,3 +387,15 @@ fn pipelines_lists_every_digit_pass() {
     assert_eq!(ms.len(), 2, "{ms:?}");
     assert_eq!(ms.iter().filter(|l| l.contains(", atomic")).count(), 1, "{ms:?}");
 }
+
+#[test]
+fn pipelines_skip_what_a_policy_cannot_make() {
+    // A policy asked for that only some kernels have (the phase clocks: sorts alone) lists
+    // the sorts' pipelines under it and a "skipped:" line, with the reason, for the others.
+    let out = run(&["pipelines", "--binning-policy", "auto,autoxautoxclocks"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("sort_onesweep_k32_v1_clock (sort u32 values 4B middle pass"), "{text}");
+    assert!(text.contains("skipped: multisplit u32 values 4B 256 buckets, autoxautoxclocks: ") && text.contains("no shader variant"), "{text}");
+    assert!(text.contains("perm indices last pass"), "the listing goes on after a refusal:\n{text}");
+}
