@@ -164,11 +164,10 @@ const uint SEQ = 0u;
 #endif
 
 const uint STATE_BASE = 4u;
-// After a pass's look-back words: the phase clocks and look-back counts (CLOCKS), then the
-// pass's digit totals (TILE_TOTALS); src/prims/binning.rs, state_bytes.
+// After a pass's look-back words (pc.num_tiles tiles): the phase clocks and look-back counts
+// (CLOCKS), the pass's digit totals (256 words: TILE_TOTALS), then the tile timelines
+// (TIMELINE); src/prims/binning.rs, state_bytes.
 const uint STATE_CLOCK_WORDS = 16u;
-// The words after the look-back words of pc.num_tiles tiles: the phase clocks and look-back
-// counts, the totals (256 words), then TIMELINE's tile timelines.
 uint clock_words_at() { return STATE_BASE + pc.num_tiles * 256u; }
 uint totals_at() { return clock_words_at() + STATE_CLOCK_WORDS; }
 const uint NOT_READY = 0u, AGGREGATE = 1u, INCLUSIVE = 2u;

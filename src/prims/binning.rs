@@ -148,8 +148,9 @@ pub struct BinningPolicy {
     pub phase_clocks: bool,
     /// Sorts of 4-byte keys alone or with 4-byte values, shared-memory ranking, where the device
     /// has VK_KHR_shader_clock's device clock and VK_NV_shader_sm_builtins (timing experiments):
-    /// with the phase clocks, every tile's SM and the device clock at each of its phase ends
-    /// ([`TIMELINE_WORDS`] words a tile after the pass's state, read with [`tile_timeline`]).
+    /// with the phase clocks, every tile's SM and the device and SM clocks at each of its
+    /// phase ends ([`TIMELINE_WORDS`] words a tile after the pass's state, read with
+    /// [`tile_timeline`]).
     #[serde(default)]
     pub timeline: bool,
     /// Stage every word plane of a tile (key words, value words) in shared memory at once,
