@@ -184,6 +184,10 @@ enum Cmd {
         /// Only primitives whose name contains one of these (the copy lines always show).
         #[arg(long, value_delimiter = ',')]
         primitive: Vec<String>,
+        /// Instead: the tile timelines of the rows that have them (`xtimeline`), tiles in each
+        /// phase over time, one SVG a row (OUT-1.svg, OUT-2.svg, ...).
+        #[arg(long)]
+        timeline: bool,
     },
     /// List the pipelines of every primitive (tuned policies) and, with --stats, the driver
     /// compiler's statistics for each (VK_KHR_pipeline_executable_properties).
@@ -797,7 +801,7 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                 return Ok(ExitCode::from(1));
             }
         }
-        Cmd::Plot { files, out, primitive } => {
+        Cmd::Plot { files, out, primitive, timeline } => {
             let loaded = files
                 .iter()
                 .map(|f| {
@@ -805,7 +809,13 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                     bench::Results::load(f).map(|r| (label, r))
                 })
                 .collect::<vkprims::Result<Vec<_>>>()?;
-            bench::plot::plot(&loaded, &primitive, &out)?;
+            if timeline {
+                for path in bench::plot::plot_timelines(&loaded, &out)? {
+                    println!("{}", path.display());
+                }
+            } else {
+                bench::plot::plot(&loaded, &primitive, &out)?;
+            }
         }
         Cmd::Pipelines { stats, binning_policy, dev } => {
             let policies = if binning_policy.is_empty() {

@@ -155,6 +155,38 @@ fn results_file_schema_compare_and_plot() {
     for want in ["a: copy (shader)", "a: exclusive add u32", "slow: reduce add u32"] {
         assert!(labels.contains(&want), "no series '{want}' in {labels:?}");
     }
+
+    // Tile timelines (`xtimeline`, recorded on NVIDIA only): a copy with a made-up timeline in
+    // one row (20 words a tile: SM, nine device-clock and nine SM-clock words, a spare; keys
+    // alone, so no value points) plots the tiles in each phase over time, one SVG a row.
+    let mut timed = doc.clone();
+    let words: Vec<u32> = (0..8u32)
+        .flat_map(|t| {
+            let at = |k: u32| 1000 + 500 * (t / 2) + 40 * k;
+            let mut w = vec![t % 4];
+            w.extend((0..9).map(|k| if k == 6 || k == 7 { 0 } else { at(k) }));
+            w.extend((0..9).map(|k| if k == 6 || k == 7 { 0 } else { 3 * at(k) }));
+            w.push(0);
+            w
+        })
+        .collect();
+    timed["rows"][2]["timeline"] = serde_json::json!(words);
+    let timed_path = tmp("timed.json");
+    std::fs::write(&timed_path, serde_json::to_string(&timed).unwrap()).unwrap();
+    let out = tmp("tl.svg");
+    let o = vkprims(&["plot", "--timeline", timed_path.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let first = out.with_file_name("tl-1.svg");
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), first.display().to_string());
+    let text = std::fs::read_to_string(&first).unwrap();
+    let xml = roxmltree::Document::parse(&text).expect("well-formed SVG");
+    let labels: Vec<&str> = xml.descendants().filter(|n| n.has_tag_name("text")).filter_map(|n| n.text()).map(str::trim).collect();
+    for want in ["start -> loaded", "staged -> looked back", "looked back -> end"] {
+        assert!(labels.contains(&want), "no phase '{want}' in {labels:?}");
+    }
+    let o = vkprims(&["plot", "--timeline", json.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no row of the files has tile timelines"));
 }
 
 #[test]

@@ -95,3 +95,61 @@ pub fn plot(files: &[(String, Results)], only: &[String], out: &Path) -> Result<
     root.present().map_err(|e| err(&e))?;
     Ok(())
 }
+
+/// `vkprims plot --timeline`: for each row of `files` with tile timelines (`xtimeline`), an
+/// SVG of the tiles in each phase over the pass's time, one line per phase, at `out` with the
+/// row's ordinal before the extension (`out-1.svg`, ...). Returns the files written.
+pub fn plot_timelines(files: &[(String, Results)], out: &Path) -> Result<Vec<std::path::PathBuf>> {
+    let mut written = Vec::new();
+    for (label, res) in files {
+        for r in res.rows.iter().filter(|r| !r.timeline.is_empty()) {
+            let Some((span_us, phases)) = super::timeline::occupancy(&r.timeline, 400) else { continue };
+            let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "timeline".into());
+            let path = out.with_file_name(format!("{stem}-{}.svg", written.len() + 1));
+            let err = |e: &dyn std::fmt::Display| Error::Invalid(format!("{}: {e}", path.display()));
+            let top = phases.iter().flat_map(|p| p.1.iter().copied()).fold(1.0f64, f64::max);
+            let root = SVGBackend::new(&path, (1400, 700)).into_drawing_area();
+            root.fill(&WHITE).map_err(|e| err(&e))?;
+            let policy = r.policy.as_deref().unwrap_or("-");
+            let mut chart = ChartBuilder::on(&root)
+                .caption(format!("{label}: {} n={} on {}", r.primitive, r.n, res.device.name), ("sans-serif", 20))
+                .margin(20)
+                .x_label_area_size(55)
+                .y_label_area_size(65)
+                .build_cartesian_2d(0.0..span_us, 0.0..top * 1.05)
+                .map_err(|e| err(&e))?;
+            chart
+                .configure_mesh()
+                .x_desc(format!("time in one middle pass (us; {policy})"))
+                .y_desc("tiles in the phase")
+                .label_style(("sans-serif", 14))
+                .draw()
+                .map_err(|e| err(&e))?;
+            let step = span_us / 400.0;
+            for (i, (name, c)) in phases.iter().enumerate() {
+                let color = Palette99::pick(i).to_rgba();
+                chart
+                    .draw_series(LineSeries::new(c.iter().enumerate().map(|(k, &v)| ((k as f64 + 0.5) * step, v)), color.stroke_width(2)))
+                    .map_err(|e| err(&e))?
+                    .label(name.clone())
+                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(3)));
+            }
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperRight)
+                .background_style(WHITE.mix(0.85))
+                .border_style(BLACK)
+                .label_font(("sans-serif", 13))
+                .draw()
+                .map_err(|e| err(&e))?;
+            root.present().map_err(|e| err(&e))?;
+            drop(chart);
+            drop(root);
+            written.push(path);
+        }
+    }
+    if written.is_empty() {
+        return invalid("nothing to plot: no row of the files has tile timelines (xtimeline)");
+    }
+    Ok(written)
+}

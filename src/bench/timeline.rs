@@ -49,9 +49,9 @@ struct Tile {
     clock: Vec<f64>,
 }
 
-/// `words`: [`TIMELINE_WORDS`] a tile, as [`crate::prims::binning::tile_timeline`] returns them.
-/// None where no tile reached its end (no timeline recorded).
-pub fn summarise(words: &[u32]) -> Option<TimelineSummary> {
+/// A pass's tiles from their words, device times from the first tile's start; and the span
+/// (ns) from there to the last tile's end. None where no tile reached its end.
+fn parse(words: &[u32]) -> Option<(Vec<Tile>, f64)> {
     let stamps = TIMELINE_POINTS.len();
     let raw: Vec<&[u32]> = words.chunks_exact(TIMELINE_WORDS).filter(|t| t[1] != 0 && t[stamps] != 0).collect();
     let first = raw.first()?;
@@ -79,11 +79,13 @@ pub fn summarise(words: &[u32]) -> Option<TimelineSummary> {
         }
     }
     let end = tiles.iter().map(|t| t.device.last().unwrap().1).fold(0.0, f64::max);
-    let span = end.max(1.0);
-    let resident = tiles.iter().map(|t| t.device.last().unwrap().1 - t.device[0].1).sum::<f64>() / span;
-    // The phases, named by the points that bound them, in the order tiles reach them.
+    Some((tiles, end.max(1.0)))
+}
+
+/// The phases, as (from, to) points, in the order tiles reach them.
+fn phases(tiles: &[Tile]) -> Vec<(usize, usize)> {
     let mut names: Vec<(usize, usize)> = Vec::new();
-    for t in &tiles {
+    for t in tiles {
         for w in t.device.windows(2) {
             if !names.contains(&(w[0].0, w[1].0)) {
                 names.push((w[0].0, w[1].0));
@@ -91,47 +93,70 @@ pub fn summarise(words: &[u32]) -> Option<TimelineSummary> {
         }
     }
     names.sort_by_key(|&(a, b)| (b, a));
-    let (lo, hi) = (0.1 * span, 0.9 * span);
-    const BINS: usize = 200;
-    let width = (hi - lo) / BINS as f64;
-    let phases = names
+    names
+}
+fn phase_name((a, b): (usize, usize)) -> String {
+    format!("{} -> {}", TIMELINE_POINTS[a], TIMELINE_POINTS[b])
+}
+
+/// Each tile's span of phase (a, b), if it has it: device clock, then SM clock.
+fn phase_spans(tiles: &[Tile], (a, b): (usize, usize)) -> Vec<PhaseSpan> {
+    tiles
         .iter()
-        .map(|&(a, b)| {
-            // (start, end) of the phase in each tile that has it, device clock; and SM clock.
-            let spans: Vec<PhaseSpan> = tiles
-                .iter()
-                .map(|t| {
-                    let i = t.device.windows(2).position(|w| w[0].0 == a && w[1].0 == b)?;
-                    Some(((t.device[i].1, t.device[i + 1].1), (t.clock[i], t.clock[i + 1])))
-                })
-                .collect();
+        .map(|t| {
+            let i = t.device.windows(2).position(|w| w[0].0 == a && w[1].0 == b)?;
+            Some(((t.device[i].1, t.device[i + 1].1), (t.clock[i], t.clock[i + 1])))
+        })
+        .collect()
+}
+
+/// Tiles in a phase over time: `bins` equal bins of [lo, hi) (device ns), each the mean count
+/// over its bin.
+fn counts(spans: &[PhaseSpan], lo: f64, hi: f64, bins: usize) -> Vec<f64> {
+    let width = (hi - lo) / bins as f64;
+    let mut out = vec![0.0f64; bins];
+    for &((s, e), _) in spans.iter().flatten() {
+        let (s, e) = (s.max(lo), e.min(hi));
+        if e <= s || width <= 0.0 {
+            continue;
+        }
+        let (first, last) = (((s - lo) / width) as usize, (((e - lo) / width) as usize).min(bins - 1));
+        for (k, bin) in out.iter_mut().enumerate().take(last + 1).skip(first) {
+            let (bs, be) = (lo + k as f64 * width, lo + (k + 1) as f64 * width);
+            *bin += (e.min(be) - s.max(bs)).max(0.0) / width;
+        }
+    }
+    out
+}
+
+/// `words`: [`TIMELINE_WORDS`] a tile, as [`crate::prims::binning::tile_timeline`] returns them.
+/// None where no tile reached its end (no timeline recorded).
+pub fn summarise(words: &[u32]) -> Option<TimelineSummary> {
+    let (tiles, span) = parse(words)?;
+    let resident = tiles.iter().map(|t| t.device.last().unwrap().1 - t.device[0].1).sum::<f64>() / span;
+    const BINS: usize = 200;
+    let phases = phases(&tiles)
+        .into_iter()
+        .map(|phase| {
+            let spans = phase_spans(&tiles, phase);
             let durations: Vec<f64> = spans.iter().flatten().map(|s| s.0 .1 - s.0 .0).collect();
             let mean_us = durations.iter().sum::<f64>() / durations.len().max(1) as f64 * 1e-3;
-            let mut bins = [0.0f64; BINS];
-            for &((s, e), _) in spans.iter().flatten() {
-                let (s, e) = (s.max(lo), e.min(hi));
-                if e <= s || width <= 0.0 {
-                    continue;
-                }
-                let (first, last) = (((s - lo) / width) as usize, (((e - lo) / width) as usize).min(BINS - 1));
-                for (k, bin) in bins.iter_mut().enumerate().take(last + 1).skip(first) {
-                    let (bs, be) = (lo + k as f64 * width, lo + (k + 1) as f64 * width);
-                    *bin += (e.min(be) - s.max(bs)).max(0.0) / width;
-                }
-            }
+            let bins = counts(&spans, 0.1 * span, 0.9 * span, BINS);
             let mean = bins.iter().sum::<f64>() / BINS as f64;
             let var = bins.iter().map(|c| (c - mean).powi(2)).sum::<f64>() / BINS as f64;
             let burstiness = if mean > 0.0 { var.sqrt() / mean } else { 0.0 };
-            PhaseSummary {
-                phase: format!("{} -> {}", TIMELINE_POINTS[a], TIMELINE_POINTS[b]),
-                mean_us,
-                tiles_at_once: mean,
-                burstiness,
-                same_sm_in_step: in_step(&tiles, &spans),
-            }
+            PhaseSummary { phase: phase_name(phase), mean_us, tiles_at_once: mean, burstiness, same_sm_in_step: in_step(&tiles, &spans) }
         })
         .collect();
     Some(TimelineSummary { tiles: tiles.len(), span_us: span * 1e-3, resident, phases })
+}
+
+/// For a plot: the pass's span (microseconds) and, per phase, the tiles in it over `bins`
+/// equal bins of the whole span.
+pub fn occupancy(words: &[u32], bins: usize) -> Option<(f64, Vec<(String, Vec<f64>)>)> {
+    let (tiles, span) = parse(words)?;
+    let out = phases(&tiles).into_iter().map(|phase| (phase_name(phase), counts(&phase_spans(&tiles, phase), 0.0, span, bins))).collect();
+    Some((span * 1e-3, out))
 }
 
 /// [`PhaseSummary::same_sm_in_step`] for one phase: `spans[i]` is tile i's phase, if it has it
@@ -232,6 +257,20 @@ mod tests {
         assert!(last.burstiness > 0.9, "{}", last.burstiness);
         let steady = a.phases.last().unwrap();
         assert!(steady.burstiness < 0.05 && (steady.tiles_at_once - 2.0).abs() < 0.05, "{steady:?}");
+    }
+
+    #[test]
+    fn occupancy_over_the_whole_pass() {
+        // Four tiles at once, in step, ten rounds: the long phase holds 4 tiles in the second
+        // half of each round's 1,000 ticks and none in the first.
+        let words: Vec<u32> = (0..10u32).flat_map(|r| (0..4).flat_map(move |sm| two_phase(sm, 3, 1000 * r))).collect();
+        let (span_us, phases) = occupancy(&words, 20).unwrap();
+        assert!((span_us - 10.0).abs() < 1e-9);
+        let (name, c) = phases.last().unwrap();
+        assert_eq!(name, "looked back -> end");
+        for (k, v) in c.iter().enumerate() {
+            assert!((v - if k % 2 == 1 { 4.0 } else { 0.0 }).abs() < 1e-9, "{c:?}");
+        }
     }
 
     #[test]
