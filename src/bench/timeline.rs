@@ -53,6 +53,7 @@ struct Tile {
 /// (ns) from there to the last tile's end. None where no tile reached its end.
 fn parse(words: &[u32]) -> Option<(Vec<Tile>, f64)> {
     let stamps = TIMELINE_POINTS.len();
+    // A tile's words: SM, the device clock at each point (0: not reached), the SM clock at each.
     let raw: Vec<&[u32]> = words.chunks_exact(TIMELINE_WORDS).filter(|t| t[1] != 0 && t[stamps] != 0).collect();
     let first = raw.first()?;
     // The clocks' low words wrap (the device clock every 4.3 s, an SM clock every 2 s or so): a
@@ -164,6 +165,8 @@ pub fn occupancy(words: &[u32], bins: usize) -> Option<(f64, Vec<(String, Vec<f6
 fn in_step(tiles: &[Tile], spans: &[PhaseSpan]) -> f64 {
     let overlap = |a: (f64, f64), b: (f64, f64)| (a.1.min(b.1) - a.0.max(b.0)).max(0.0);
     let life = |t: &Tile| (t.clock[0], *t.clock.last().unwrap());
+    // A tile's share of its own time in the phase.
+    let share = |p: Option<(f64, f64)>, l: (f64, f64)| p.map_or(0.0, |p| (p.1 - p.0) / (l.1 - l.0).max(1.0));
     let mut by_sm: std::collections::BTreeMap<u32, Vec<usize>> = Default::default();
     for (i, t) in tiles.iter().enumerate() {
         by_sm.entry(t.sm).or_default().push(i);
@@ -183,7 +186,6 @@ fn in_step(tiles: &[Tile], spans: &[PhaseSpan]) -> f64 {
                     continue;
                 }
                 let (pi, pj) = (spans[i].map(|s| s.1), spans[j].map(|s| s.1));
-                let share = |p: Option<(f64, f64)>, l: (f64, f64)| p.map_or(0.0, |p| (p.1 - p.0) / (l.1 - l.0).max(1.0));
                 seen += match (pi, pj) {
                     (Some(a), Some(b)) => overlap((a.0.max(b.0), a.1.min(b.1)), common),
                     _ => 0.0,
