@@ -1562,11 +1562,14 @@ if want sync49; then
   P=auto,$T,${T}xskip$((256 + (4 << 16) + 8192)),${T}xskip$((256 + (7 << 16) + 8192)),${T}xskip$((256 + 8192 + 16384)),autoxautoxskip$((256 + (7 << 16) + S)),autoxautoxskip$((256 + (7 << 16) + S + 4096))
   timeout 240 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy $P --trials 10 --profile --json "$OUT/sync49-pairs.json" > "$OUT/sync49-pairs.md" 2>&1
   timeout 150 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy auto,$T,${T}xskip$((256 + (7 << 16) + 8192)),${T}xskip$((256 + 8192 + 16384)) --trials 10 --profile --json "$OUT/sync49-keys.json" > "$OUT/sync49-keys.md" 2>&1
+  # Bit 15: a full tile's value scatter in straight-line rounds (no test, branch block or
+  # base reload a round), pairs at 2^26 against the default, twice, with registers.
+  timeout 120 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,autoxautoxskip32768,auto,autoxautoxskip32768 --trials 10 --profile --json "$OUT/sync49-straight.json" > "$OUT/sync49-straight.md" 2>&1
   # One wave alone: 132 pair tiles (one an SM) and 264 (two an SM), no fold or totals (their
   # variants have no timeline): how long each phase takes with the SM to itself, with a
   # partner, and (above) in the steady state of 2^26.
   timeout 120 $B bench sort --n 1081344,2162688 --key u32 --values 4 --binning-policy ${T}xfold0xtot0 --trials 10 --json "$OUT/sync49-wave.json" > "$OUT/sync49-wave.md" 2>&1
-  pair_regs $B auto,$T sync49-regs.md
+  pair_regs $B auto,$T,autoxautoxskip32768 sync49-regs.md
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"

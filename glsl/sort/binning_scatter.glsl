@@ -151,6 +151,19 @@ void scatter_planes(uint tile, uint count) {
         // the bucket's, not after the store's bounds check (session 21's SASS: a round waited
         // on two shared reads in turn; H200, 2^26 pairs: 0.5% faster, session24/1-vfirst).
         uint vzero = uint(pc.n == 0u);
+        // Debug bit 15 (results stay right): a full tile's value scatter as straight-line rounds,
+        // without a test a round (H200, session 45's SASS: each round a branch block of about 16
+        // instructions, 5 of them the test, the block and the buffer's base loaded again). Only
+        // the values: both scatters straight-line took the pair pass to 77 registers
+        // (session20/5-full-tile), and here only the buckets are live.
+        if ((DEBUG_SKIP & 32768u) != 0u && count == tile_size() && (DEBUG_SKIP & 2u) == 0u) {
+            [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
+                uint i = r * wg + gl_LocalInvocationIndex;
+                uint val = s_mem[i];
+                val_out(s_glob[(pd[r / 4u] >> (8u * (r % 4u))) & 0xFFu] + i + (val & vzero), val + 1u);
+            }
+            return;
+        }
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
             uint i = r * wg + gl_LocalInvocationIndex;
             if (i >= count || (DEBUG_SKIP & 2u) != 0u) continue;
