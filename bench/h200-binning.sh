@@ -1562,8 +1562,9 @@ if want sync49; then
   P=auto,$T,${T}xskip$((256 + (4 << 16) + 8192)),${T}xskip$((256 + (7 << 16) + 8192)),${T}xskip$((256 + 8192 + 16384)),autoxautoxskip$((256 + (7 << 16) + S)),autoxautoxskip$((256 + (7 << 16) + S + 4096))
   timeout 240 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy $P --trials 10 --profile --json "$OUT/sync49-pairs.json" > "$OUT/sync49-pairs.md" 2>&1
   timeout 150 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy auto,$T,${T}xskip$((256 + (7 << 16) + 8192)),${T}xskip$((256 + 8192 + 16384)) --trials 10 --profile --json "$OUT/sync49-keys.json" > "$OUT/sync49-keys.md" 2>&1
-  # Bit 15: a full tile's value scatter in straight-line rounds (no test, branch block or
-  # base reload a round), pairs at 2^26 against the default, twice, with registers.
+  # Bit 15: a full tile's value round without a test an element (its scatter rounds then
+  # need no branch block or base reload), pairs at 2^26 against the default, twice, with
+  # registers.
   timeout 120 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,autoxautoxskip32768,auto,autoxautoxskip32768 --trials 10 --profile --json "$OUT/sync49-straight.json" > "$OUT/sync49-straight.md" 2>&1
   # One wave alone: 132 pair tiles (one an SM) and 264 (two an SM), no fold or totals (their
   # variants have no timeline): how long each phase takes with the SM to itself, with a

@@ -579,8 +579,8 @@ fn held_back_tiles() {
 
 #[test]
 fn straight_value_scatter() {
-    // Debug bit 15: full tiles scatter their values without a test a round (4-byte pairs,
-    // planes in sequence); partial tiles keep the tested rounds. Full and partial last tiles,
+    // Debug bit 15: full tiles read, stage and scatter their values without a test an element
+    // (4-byte pairs, planes in sequence); partial tiles keep the tests. Full and partial last tiles,
     // three 4-byte key types, both directions, forced fallbacks.
     let ctx = common::ctx();
     for (i, key) in [KeyType::U32, KeyType::F32, KeyType::I32].into_iter().enumerate() {
