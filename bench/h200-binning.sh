@@ -1549,7 +1549,7 @@ if want pc48; then
   ab pc48 2 base target/exp/vkprims-base new $B sort --n 2^26 --key u32 --values 0,4 --binning-policy $P --trials 10
 fi
 # Session 49. Do co-resident tiles move their values at the same time? `xtimeline` records
-# every tile's SM and device-clock phase ends (one middle pass, in the JSON rows); debug bit 8
+# every tile's SM and device- and SM-clock phase ends (one middle pass, in the JSON rows); debug bit 8
 # holds first-wave tiles back once their counts are posted (session 45's delay came before
 # they posted, so their successors' look-backs waited on them): D = bits 16..23 (x 256 spin
 # rounds), with bit 13 each SM's second workgroup (timeline variants only; with bit 14 it waits
