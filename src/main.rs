@@ -38,9 +38,8 @@ struct DeviceArgs {
 
 impl DeviceArgs {
     fn open(&self) -> vkprims::Result<Arc<Context>> {
-        let mut o = ContextOptions::default();
-        o.device = self.device.clone();
-        o.validate |= self.validate;
+        let defaults = ContextOptions::default();
+        let o = ContextOptions { device: self.device.clone(), validate: defaults.validate | self.validate, ..defaults };
         let ctx = Context::new(&o)?;
         ctx.check_subgroup_size(self.subgroup_size)?;
         Ok(ctx)
@@ -575,7 +574,7 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
         Cmd::Scan { input: input_path, output, kind, op, dev } => {
             let input = &input_path;
             // The header, then the device's limits, then the data: every error before GPU work.
-            let input = npy::NpyInput::open(&input)?;
+            let input = npy::NpyInput::open(input)?;
             let Some(dtype) = input.dtype.scan_dtype() else {
                 return Err(Error::Invalid(format!(
                     "{}: unsupported dtype '{}' for scan (u32, i32, f32)",
@@ -722,7 +721,7 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
         }
         Cmd::Selftest { dev, max_n, json, soak, soak_seed, soak_case } => {
             if !(soak.is_finite() && soak >= 0.0) {
-                return Err(Error::Invalid(format!("--soak {soak}: seconds must be 0 or more")).into());
+                return Err(Error::Invalid(format!("--soak {soak}: seconds must be 0 or more")));
             }
             let ctx = dev.open()?;
             println!("device: {} ({}), driver {} {}", ctx.info().name, ctx.info().device_type, ctx.info().driver_name, ctx.info().driver_version);

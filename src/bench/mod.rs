@@ -118,7 +118,10 @@ impl BenchOptions {
         match self.stop {
             Stop::Trials(0) => invalid("at least one trial"),
             Stop::Adaptive { min_samples, max_noise, timeout_s, max_samples } => {
-                if min_samples == 0 || max_samples < min_samples || !(max_noise > 0.0) || !(timeout_s > 0.0) {
+                // Written as !(x > 0) so that NaN is refused too.
+                #[allow(clippy::neg_cmp_op_on_partial_ord)]
+                let bad = min_samples == 0 || max_samples < min_samples || !(max_noise > 0.0) || !(timeout_s > 0.0);
+                if bad {
                     invalid("adaptive stopping needs min-samples >= 1, max-noise > 0 and timeout > 0")
                 } else {
                     Ok(())

@@ -209,7 +209,7 @@ impl Context {
         // Full subgroups: the kernels index lanes up to gl_SubgroupSize and assume every
         // subgroup of a workgroup is complete.
         let full_multiple = key.subgroup_size.unwrap_or(self.info.subgroup.max_size);
-        if self.caps.compute_full_subgroups && key.workgroup_size() % full_multiple == 0 {
+        if self.caps.compute_full_subgroups && key.workgroup_size().is_multiple_of(full_multiple) {
             stage = stage.flags(vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS);
         }
         if let Some(s) = key.subgroup_size {

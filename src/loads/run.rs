@@ -74,10 +74,10 @@ impl LabOptions {
     }
 
     pub fn check(&self, ctx: &Context) -> Result<()> {
-        if self.threads == 0 || self.threads % WORKGROUP != 0 {
+        if self.threads == 0 || !self.threads.is_multiple_of(WORKGROUP) {
             return invalid(format!("--threads {}: a positive multiple of {WORKGROUP}", self.threads));
         }
-        if self.loads == 0 || self.loads % 128 != 0 || self.loads > 1 << 14 {
+        if self.loads == 0 || !self.loads.is_multiple_of(128) || self.loads > 1 << 14 {
             return invalid(format!("--loads {}: a multiple of 128 (the widest subgroup) up to 16384", self.loads));
         }
         if self.trials == 0 || self.chase_hops == 0 || self.sweep_loads == 0 {
@@ -480,7 +480,10 @@ pub(crate) fn compare(got: &[u32], want: impl Fn(u32) -> f64, tol: f64) -> Optio
         .enumerate()
         .filter(|(gid, &w)| {
             let (g, e) = (f32::from_bits(w) as f64, want(*gid as u32));
-            !((g - e).abs() <= tol)
+            // NaN fails the check too.
+            #[allow(clippy::neg_cmp_op_on_partial_ord)]
+            let bad = !((g - e).abs() <= tol);
+            bad
         })
         .map(|(gid, _)| gid)
         .collect();

@@ -78,7 +78,7 @@ pub(crate) fn chase_case(lab: &mut Lab, case: &Case, bytes: u64) -> Result<LoadR
     let chain = Buffer::new(&ctx, bytes, MemoryLocation::GpuOnly, "chase chain")?;
     upload_words(&ctx, &chain, bytes / 4, |w| {
         let w = w as u32;
-        if w % per_line == 0 { next[(w / per_line) as usize] * per_line } else { 0 }
+        if w.is_multiple_of(per_line) { next[(w / per_line) as usize] * per_line } else { 0 }
     })?;
     let p = lab.pipeline("loads_chase", vec![1], &[Descriptor::StorageBuffer], 16)?;
     let binds = [Bind::Buffer(lab.out.slice()), Bind::Buffer(chain.slice())];

@@ -694,7 +694,7 @@ impl BinningPass {
         // The tile asked for, fitted to the device: (workgroup, items, shared match, stage words).
         let fit_tile = |(workgroup_size, items): (u32, u32)| -> Result<(u32, u32, bool, u32)> {
             let workgroup_size = fit_workgroup(workgroup_size, min_sg, sg.max_size, info.max_workgroup_invocations, sg.max_workgroup_subgroups);
-            if workgroup_size % sg.max_size.max(min_sg) != 0 || workgroup_size / min_sg > MAX_SUBGROUPS {
+            if !workgroup_size.is_multiple_of(sg.max_size.max(min_sg)) || workgroup_size / min_sg > MAX_SUBGROUPS {
                 return invalid(format!("{what}: no workgroup size fits subgroup sizes {}..{}", sg.min_size, sg.max_size));
             }
             // Mask rows too when peers are matched in shared memory: only at <= 32 lanes, and

@@ -185,7 +185,7 @@ impl ScanPlan {
             return invalid(format!("{what}: force_fallback_period must be 0 (off) or at least 2"));
         }
         let sg_min = desc.subgroup_size.unwrap_or(ctx.info().subgroup.min_size).max(1);
-        if p.workgroup_size % ctx.info().subgroup.max_size.max(sg_min) != 0
+        if !p.workgroup_size.is_multiple_of(ctx.info().subgroup.max_size.max(sg_min))
             || p.workgroup_size / sg_min > 256
         {
             return invalid(format!(

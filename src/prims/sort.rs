@@ -366,7 +366,7 @@ impl SortPlan {
         let hw = desc.policy.histogram_workgroup;
         let sg = &ctx.info().subgroup;
         let max_sg = desc.subgroup_size.unwrap_or(sg.max_size);
-        if hw % max_sg != 0 || hw > ctx.info().max_workgroup_invocations || hw / desc.subgroup_size.unwrap_or(sg.min_size) > sg.max_workgroup_subgroups {
+        if !hw.is_multiple_of(max_sg) || hw > ctx.info().max_workgroup_invocations || hw / desc.subgroup_size.unwrap_or(sg.min_size) > sg.max_workgroup_subgroups {
             return invalid(format!("{what}: no histogram workgroup of {hw} invocations on this device (subgroup sizes {}..{})", sg.min_size, sg.max_size));
         }
         let histogram_kernel = |vector_loads: bool| {
@@ -561,7 +561,7 @@ impl SortPlan {
         let per_round = self.desc.policy.histogram_workgroup as u64 * 16;
         let groups = (self.desc.policy.histogram_groups as u64).min(self.desc.n.div_ceil(per_round)) as u32;
         let histogram = match &self.histogram_unaligned {
-            Some(scalar) if keys_in.offset % 16 != 0 => scalar,
+            Some(scalar) if !keys_in.offset.is_multiple_of(16) => scalar,
             _ => &self.histogram,
         };
         rec.dispatch(histogram, &[keys_in.sub(0, kb), hist], bytemuck::bytes_of(&push), [groups.max(1), 1, 1])?;
@@ -644,7 +644,7 @@ impl SortPlan {
         // and 7); between them (two passes at most) the values are whole in `values_alt`, which
         // also takes bindings 6 and 7 where a pass leaves them be.
         let pick = |input: BufferSlice, out: BufferSlice, alt: BufferSlice, p: u32| {
-            let to_out = (passes - 1 - p) % 2 == 0;
+            let to_out = (passes - 1 - p).is_multiple_of(2);
             let src = if p == 0 { input } else if to_out { alt } else { out };
             (src, if to_out { out } else { alt })
         };
@@ -777,7 +777,7 @@ fn radix_sorted(mut v: Vec<u64>, bits: u32) -> Vec<u64> {
         for &x in &v {
             count[digit(x)] += 1;
         }
-        if count.iter().any(|&c| c == v.len()) {
+        if count.contains(&v.len()) {
             continue;
         }
         let mut at = 0;
