@@ -420,7 +420,7 @@ impl BinningPolicy {
     /// whose passes count early, keep [`BinningPolicy::AUTO_TILE`] (the multisplit's keys at
     /// 512x17 take 69 registers, one workgroup an SM: 0.5687 ms at 2^26 against 0.4248,
     /// session40/1-next40), except the multisplit's stable passes of keys alone by a bit field
-    /// where they fold ([`BinningKernel::fold_keys_tile`]).
+    /// where they fold (`BinningKernel::fold_keys_tile`).
     pub const KEYS_SORT_TILE: (u32, u32) = (512, 17);
     /// The default tile of 4-byte pairs with the planes in sequence
     /// ([`BinningPolicy::sequential_planes`]): 448x16 (70 registers, two workgroups an H200
