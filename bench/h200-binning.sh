@@ -1553,10 +1553,13 @@ fi
 # holds first-wave tiles back once their counts are posted (session 45's delay came before
 # they posted, so their successors' look-backs waited on them): D = bits 16..23 (x 256 spin
 # rounds), with bit 13 each SM's second workgroup (timeline variants only; with bit 14 it waits
-# until the SM's first has looked back), else tiles S..2S-1 (S = bits 24..31, 132 SMs) or with
-# bit 12 the odd tiles below 2S. u32 pairs and keys at 2^26.
+# until the SM's first has looked back), else tiles S..2S-1 (S = bits 24..31, the device's SM
+# count: 132 on the H200 and the H100 SXM, 114 on the H100 PCIe) or with bit 12 the odd tiles
+# below 2S. u32 pairs and keys at 2^26.
 if want sync49; then
-  T=autoxautoxtimeline; S=$((132 << 24))
+  SMS=$($B info --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["compute_units"] or 132)')
+  echo "SMs: $SMS" > "$OUT/sync49-sms.txt"
+  T=autoxautoxtimeline; S=$((SMS << 24))
   # (A pair tile took about 21,000 SM cycles in session 36's phase clocks; a spin round about
   # 5-6, so D = 7 holds a tile back about half of one.)
   P=auto,$T,${T}xskip$((256 + (4 << 16) + 8192)),${T}xskip$((256 + (7 << 16) + 8192)),${T}xskip$((256 + 8192 + 16384)),autoxautoxskip$((256 + (7 << 16) + S)),autoxautoxskip$((256 + (7 << 16) + S + 4096))
@@ -1566,10 +1569,10 @@ if want sync49; then
   # need no branch block or base reload), pairs at 2^26 against the default, twice, with
   # registers.
   timeout 120 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,autoxautoxskip32768,auto,autoxautoxskip32768 --trials 10 --profile --json "$OUT/sync49-straight.json" > "$OUT/sync49-straight.md" 2>&1
-  # One wave alone: 132 pair tiles (one an SM) and 264 (two an SM), no fold or totals (their
+  # One wave alone: a pair tile (512x16) an SM and two an SM, no fold or totals (their
   # variants have no timeline): how long each phase takes with the SM to itself, with a
   # partner, and (above) in the steady state of 2^26.
-  timeout 120 $B bench sort --n 1081344,2162688 --key u32 --values 4 --binning-policy ${T}xfold0xtot0 --trials 10 --json "$OUT/sync49-wave.json" > "$OUT/sync49-wave.md" 2>&1
+  timeout 120 $B bench sort --n $((SMS * 8192)),$((2 * SMS * 8192)) --key u32 --values 4 --binning-policy ${T}xfold0xtot0 --trials 10 --json "$OUT/sync49-wave.json" > "$OUT/sync49-wave.md" 2>&1
   pair_regs $B auto,$T,autoxautoxskip32768 sync49-regs.md
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
