@@ -15,9 +15,26 @@ if [ -n "$missing" ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
-if ! command -v cargo >/dev/null 2>&1; then
-  [ -x "$HOME/.cargo/bin/cargo" ] || curl -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal >&2
+# Rust: at least Cargo.toml's rust-version (a distribution's older rustc, Debian 12's 1.63 for
+# one, cannot build the locked dependencies): rustup's stable toolchain where the one on PATH
+# is missing or older.
+need_rust=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml)
+rust_ok() {
+  local have
+  have=$(rustc --version 2>/dev/null | cut -d' ' -f2) || return 1
+  [ -n "$have" ] && [ "$(printf '%s\n%s\n' "$need_rust" "$have" | sort -V | head -n 1)" = "$need_rust" ]
+}
+if ! rust_ok; then
   export PATH="$HOME/.cargo/bin:$PATH"
+  if ! rust_ok; then
+    echo "installing Rust $need_rust or later (rustup, stable)" >&2
+    if command -v rustup >/dev/null 2>&1; then
+      rustup toolchain install stable --profile minimal >&2 && rustup default stable >&2
+    else
+      curl -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal >&2
+    fi
+    rust_ok || { echo "error: Rust $need_rust or later is needed; found $(rustc --version 2>/dev/null || echo none)" >&2; exit 1; }
+  fi
 fi
 # The Vulkan loader warns without a runtime directory.
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp}"
