@@ -1,6 +1,7 @@
 //! Stable multisplit against a CPU stable partition: every bucket source, 2 to 65,536 buckets,
-//! keys and pairs (values = input index: stability is exact), awkward sizes, one bucket
-//! holding everything, empty and skewed buckets, forced fallback; validation layer on.
+//! keys and pairs (values = input index: stability is exact), awkward sizes up to a few
+//! million, one bucket holding everything, empty and skewed buckets, forced fallback;
+//! validation layer on.
 
 mod common;
 
@@ -106,9 +107,6 @@ fn one_bucket_empty_buckets_fallback_and_size() {
         let k = sort_keys(KeyPattern::Random, KeyType::I64, d.n as usize, 3);
         check(&d, &k, Some(&splitters(KeyType::I64, &k, 63, 9)));
     }
-    let mut d = MultisplitDesc::new(KeyType::U32, 1_000_003, BucketSource::Bits { lo: 24, hi: 32 });
-    d.value_bytes = 4;
-    check(&d, &sort_keys(KeyPattern::Random, KeyType::U32, 1_000_003, 5), None);
     // Every word plane staged at once (`xplanes`), with buckets from ids, from splitters
     // (bucket of a tile position by search), and both rankings.
     for ranking in [Ranking::Stable, Ranking::Atomic] {
@@ -125,6 +123,26 @@ fn one_bucket_empty_buckets_fallback_and_size() {
         let k = sort_keys(KeyPattern::Random, KeyType::F64, d.n as usize, 4);
         check(&d, &k, Some(&splitters(KeyType::F64, &k, 31, 10)));
     }
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn a_few_million_elements() {
+    // Hundreds of tiles a pass: the 256-way split of pairs by a bit field, stable and atomic
+    // (the fallback forced in one), and a composed 4,096-way split of pairs by ids.
+    let ctx = common::ctx();
+    let n = 3_000_017u64;
+    let keys = sort_keys(KeyPattern::Random, KeyType::U32, n as usize, 5);
+    for (ranking, period) in [(Ranking::Stable, 0u32), (Ranking::Atomic, 7)] {
+        let mut d = MultisplitDesc::new(KeyType::U32, n, BucketSource::Bits { lo: 24, hi: 32 });
+        d.value_bytes = 4;
+        d.ranking = ranking;
+        d.force_fallback_period = period;
+        check(&d, &keys, None);
+    }
+    let mut d = MultisplitDesc::new(KeyType::U32, n, BucketSource::Ids { buckets: 4096 });
+    d.value_bytes = 4;
+    check(&d, &keys, Some(&ids(n as usize, 4096, 0, 6)));
     common::assert_no_validation_messages(&ctx);
 }
 
