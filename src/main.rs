@@ -61,144 +61,168 @@ enum Cmd {
         json: bool,
     },
     /// Reduce or scan a 1-D .npy array (u32, i32 or f32).
-    Scan {
-        #[arg(long = "in")]
-        input: PathBuf,
-        #[arg(long = "out")]
-        output: PathBuf,
-        #[arg(long, default_value = "exclusive", value_parser = ["exclusive", "inclusive", "reduce"])]
-        kind: String,
-        #[arg(long, default_value = "add", value_parser = ["add", "min", "max"])]
-        op: String,
-        #[command(flatten)]
-        dev: DeviceArgs,
-    },
+    Scan(ScanArgs),
     /// Sort a 1-D .npy array of keys (u32, i32, f32, u64, i64, f64), optionally with values
     /// (any 4- or 8-byte dtype). Stable; floats in IEEE 754 totalOrder.
-    Sort {
-        #[arg(long = "in")]
-        input: PathBuf,
-        #[arg(long = "out")]
-        output: PathBuf,
-        #[arg(long)]
-        values: Option<PathBuf>,
-        #[arg(long = "values-out")]
-        values_out: Option<PathBuf>,
-        #[arg(long)]
-        descending: bool,
-        /// Sort by bits LO..HI of the key only (like CUB's begin_bit/end_bit).
-        #[arg(long)]
-        bits: Option<String>,
-        #[command(flatten)]
-        dev: DeviceArgs,
-    },
+    Sort(SortArgs),
     /// Multisplit of a 1-D .npy array by a bucket-id array, sorted splitters or a bit field of
     /// the key, into 2 to 65,536 buckets; optional values and bucket offsets (B + 1 u32).
-    Multisplit {
-        #[arg(long = "in")]
-        input: PathBuf,
-        #[arg(long = "out")]
-        output: PathBuf,
-        /// u32 bucket ids, one per key (with --buckets).
-        #[arg(long, requires = "buckets", conflicts_with_all = ["bits", "splitters"])]
-        bucket_ids: Option<PathBuf>,
-        #[arg(long)]
-        buckets: Option<u32>,
-        /// Bits LO:HI of the raw key: 2^(HI-LO) buckets.
-        #[arg(long, conflicts_with = "splitters")]
-        bits: Option<String>,
-        /// Sorted splitters of the keys' dtype: splitters + 1 buckets.
-        #[arg(long)]
-        splitters: Option<PathBuf>,
-        #[arg(long)]
-        values: Option<PathBuf>,
-        #[arg(long = "values-out")]
-        values_out: Option<PathBuf>,
-        #[arg(long = "offsets-out")]
-        offsets_out: Option<PathBuf>,
-        /// stable: input order kept within each bucket; atomic: workgroup atomics, order
-        /// within a bucket unspecified (faster).
-        #[arg(long, default_value = "stable", value_parser = ["stable", "atomic"])]
-        ranking: String,
-        #[command(flatten)]
-        dev: DeviceArgs,
-    },
+    Multisplit(MultisplitArgs),
     /// A uniformly random permutation of 0..N-1 (`--n`), or a shuffle of a .npy array of any
     /// 4- or 8-byte dtype (`--in`), from a seed; the same output on every GPU and width.
-    Perm {
-        #[arg(long, conflicts_with = "input", required_unless_present = "input")]
-        n: Option<String>,
-        #[arg(long = "in")]
-        input: Option<PathBuf>,
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
-        #[arg(long = "out")]
-        output: PathBuf,
-        /// Bit-for-bit reproducible output: the same on every GPU, subgroup width and run, equal
-        /// to the library's `perm::reference` (the default mode may differ run to run).
-        #[arg(long)]
-        reproducible: bool,
-        #[command(flatten)]
-        dev: DeviceArgs,
-    },
+    Perm(PermArgs),
     /// Run the correctness suite on a device: subgroup probe, then every primitive.
-    Selftest {
-        #[command(flatten)]
-        dev: DeviceArgs,
-        /// Largest n to test.
-        #[arg(long, default_value_t = 3_000_017)]
-        max_n: u64,
-        /// Also write the checks as JSON.
-        #[arg(long)]
-        json: Option<PathBuf>,
-        /// Then check random cases for this many seconds: sorts, multisplits, permutations and
-        /// scans of random inputs under random policies (src/soak.rs).
-        #[arg(long, default_value_t = 0.0)]
-        soak: f64,
-        /// The random cases' seed (default: from the clock; printed).
-        #[arg(long)]
-        soak_seed: Option<u64>,
-        /// Check only this case of the seed, and no fixed check: a failure's replay.
-        #[arg(long, requires = "soak_seed")]
-        soak_case: Option<u64>,
-    },
+    Selftest(SelftestArgs),
     /// Benchmarks: trials in one command buffer, validated, against the copy throughput.
     Bench(BenchArgs),
     /// The load-pattern lab: perftest's 138 load cases natively in Vulkan, Vulkan-native
     /// resources, subgroup broadcasts, a working-set sweep and a pointer chase.
     Loads(LoadsArgs),
     /// Compare two results files row by row; exit 1 if any row got slower beyond the threshold.
-    Compare {
-        old: PathBuf,
-        new: PathBuf,
-        #[arg(long, default_value = "5%")]
-        threshold: String,
-    },
+    Compare(CompareArgs),
     /// Plot results files: throughput against n, one line per primitive and file.
-    Plot {
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        #[arg(long)]
-        out: PathBuf,
-        /// Only primitives whose name contains one of these (the copy lines always show).
-        #[arg(long, value_delimiter = ',')]
-        primitive: Vec<String>,
-        /// Instead: the tile timelines of the rows that have them (`xtimeline`), tiles in each
-        /// phase over time, one SVG a row (OUT-1.svg, OUT-2.svg, ...).
-        #[arg(long)]
-        timeline: bool,
-    },
+    Plot(PlotArgs),
     /// List the pipelines of every primitive (tuned policies) and, with --stats, the driver
     /// compiler's statistics for each (VK_KHR_pipeline_executable_properties).
-    Pipelines {
-        #[arg(long)]
-        stats: bool,
-        /// Binning-pass policies of the sort pipelines to list (default: the default policy).
-        #[arg(long, value_delimiter = ',')]
-        binning_policy: Vec<String>,
-        #[command(flatten)]
-        dev: DeviceArgs,
-    },
+    Pipelines(PipelinesArgs),
+}
+
+#[derive(Args)]
+struct ScanArgs {
+    #[arg(long = "in")]
+    input: PathBuf,
+    #[arg(long = "out")]
+    output: PathBuf,
+    #[arg(long, default_value = "exclusive", value_parser = ["exclusive", "inclusive", "reduce"])]
+    kind: String,
+    #[arg(long, default_value = "add", value_parser = ["add", "min", "max"])]
+    op: String,
+    #[command(flatten)]
+    dev: DeviceArgs,
+}
+
+#[derive(Args)]
+struct SortArgs {
+    #[arg(long = "in")]
+    input: PathBuf,
+    #[arg(long = "out")]
+    output: PathBuf,
+    #[arg(long)]
+    values: Option<PathBuf>,
+    #[arg(long = "values-out")]
+    values_out: Option<PathBuf>,
+    #[arg(long)]
+    descending: bool,
+    /// Sort by bits LO..HI of the key only (like CUB's begin_bit/end_bit).
+    #[arg(long)]
+    bits: Option<String>,
+    #[command(flatten)]
+    dev: DeviceArgs,
+}
+
+#[derive(Args)]
+struct MultisplitArgs {
+    #[arg(long = "in")]
+    input: PathBuf,
+    #[arg(long = "out")]
+    output: PathBuf,
+    /// u32 bucket ids, one per key (with --buckets).
+    #[arg(long, requires = "buckets", conflicts_with_all = ["bits", "splitters"])]
+    bucket_ids: Option<PathBuf>,
+    #[arg(long)]
+    buckets: Option<u32>,
+    /// Bits LO:HI of the raw key: 2^(HI-LO) buckets.
+    #[arg(long, conflicts_with = "splitters")]
+    bits: Option<String>,
+    /// Sorted splitters of the keys' dtype: splitters + 1 buckets.
+    #[arg(long)]
+    splitters: Option<PathBuf>,
+    #[arg(long)]
+    values: Option<PathBuf>,
+    #[arg(long = "values-out")]
+    values_out: Option<PathBuf>,
+    #[arg(long = "offsets-out")]
+    offsets_out: Option<PathBuf>,
+    /// stable: input order kept within each bucket; atomic: workgroup atomics, order
+    /// within a bucket unspecified (faster).
+    #[arg(long, default_value = "stable", value_parser = ["stable", "atomic"])]
+    ranking: String,
+    #[command(flatten)]
+    dev: DeviceArgs,
+}
+
+#[derive(Args)]
+struct PermArgs {
+    #[arg(long, conflicts_with = "input", required_unless_present = "input")]
+    n: Option<String>,
+    #[arg(long = "in")]
+    input: Option<PathBuf>,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    #[arg(long = "out")]
+    output: PathBuf,
+    /// Bit-for-bit reproducible output: the same on every GPU, subgroup width and run, equal
+    /// to the library's `perm::reference` (the default mode may differ run to run).
+    #[arg(long)]
+    reproducible: bool,
+    #[command(flatten)]
+    dev: DeviceArgs,
+}
+
+#[derive(Args)]
+struct SelftestArgs {
+    #[command(flatten)]
+    dev: DeviceArgs,
+    /// Largest n to test.
+    #[arg(long, default_value_t = 3_000_017)]
+    max_n: u64,
+    /// Also write the checks as JSON.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Then check random cases for this many seconds: sorts, multisplits, permutations and
+    /// scans of random inputs under random policies (src/soak.rs).
+    #[arg(long, default_value_t = 0.0)]
+    soak: f64,
+    /// The random cases' seed (default: from the clock; printed).
+    #[arg(long)]
+    soak_seed: Option<u64>,
+    /// Check only this case of the seed, and no fixed check: a failure's replay.
+    #[arg(long, requires = "soak_seed")]
+    soak_case: Option<u64>,
+}
+
+#[derive(Args)]
+struct CompareArgs {
+    old: PathBuf,
+    new: PathBuf,
+    #[arg(long, default_value = "5%")]
+    threshold: String,
+}
+
+#[derive(Args)]
+struct PlotArgs {
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    #[arg(long)]
+    out: PathBuf,
+    /// Only primitives whose name contains one of these (the copy lines always show).
+    #[arg(long, value_delimiter = ',')]
+    primitive: Vec<String>,
+    /// Instead: the tile timelines of the rows that have them (`xtimeline`), tiles in each
+    /// phase over time, one SVG a row (OUT-1.svg, OUT-2.svg, ...).
+    #[arg(long)]
+    timeline: bool,
+}
+
+#[derive(Args)]
+struct PipelinesArgs {
+    #[arg(long)]
+    stats: bool,
+    /// Binning-pass policies of the sort pipelines to list (default: the default policy).
+    #[arg(long, value_delimiter = ',')]
+    binning_policy: Vec<String>,
+    #[command(flatten)]
+    dev: DeviceArgs,
 }
 
 #[derive(Args)]
@@ -553,16 +577,7 @@ fn check_validation(ctx: &Context) -> vkprims::Result<()> {
 
 fn run(cli: Cli) -> vkprims::Result<ExitCode> {
     match cli.cmd {
-        Cmd::Devices { json } => {
-            let list = gpu::list_devices()?;
-            if json {
-                println!("{}", serde_json::to_string_pretty(&list).unwrap());
-            } else {
-                for d in list {
-                    println!("{}: {} ({}, Vulkan {}, {})", d.index, d.name, d.device_type, d.api_version, d.driver);
-                }
-            }
-        }
+        Cmd::Devices { json } => run_devices(json)?,
         Cmd::Info { device, json } => {
             let ctx = DeviceArgs { device, subgroup_size: None, validate: false }.open()?;
             if json {
@@ -571,384 +586,412 @@ fn run(cli: Cli) -> vkprims::Result<ExitCode> {
                 print!("{}", ctx.info().to_text());
             }
         }
-        Cmd::Scan { input: input_path, output, kind, op, dev } => {
-            let input = &input_path;
-            // The header, then the device's limits, then the data: every error before GPU work.
-            let input = npy::NpyInput::open(input)?;
-            let Some(dtype) = input.dtype.scan_dtype() else {
-                return Err(Error::Invalid(format!(
-                    "{}: unsupported dtype '{}' for scan (u32, i32, f32)",
-                    input_path.display(),
-                    input.dtype.descr()
-                )));
-            };
-            let ctx = dev.open()?;
-            let mut desc = ScanDesc::new(dtype, ScanOp::parse(&op)?, ScanKind::parse(&kind)?, input.n);
-            desc.pin_subgroup_size(&ctx, dev.subgroup_size);
-            let plan = ScanPlan::new(&ctx, desc)?;
-            let words = input.read_words()?;
-            let out = plan.run(&ctx, &words)?;
-            check_validation(&ctx)?;
-            npy::write_words(&output, npy::NpyType::from_scan_dtype(dtype), &out)?;
-        }
-        Cmd::Sort { input, output, values, values_out, descending, bits, dev } => {
-            let keys = npy::NpyInput::open(&input)?;
-            let vals = match (&values, &values_out) {
-                (Some(v), Some(_)) => Some(npy::NpyInput::open(v)?),
-                (None, None) => None,
-                _ => return Err(Error::Invalid("--values and --values-out go together".into())),
-            };
-            if let Some(v) = &vals {
-                if v.n != keys.n {
-                    return Err(Error::Invalid(format!(
-                        "{}: {} values for {} keys in {}",
-                        values.as_ref().unwrap().display(),
-                        v.n,
-                        keys.n,
-                        input.display()
-                    )));
-                }
-            }
-            let mut desc = SortDesc::new(keys.dtype.key_type(), keys.n);
-            desc.descending = descending;
-            desc.value_bytes = vals.as_ref().map_or(0, |v| v.dtype.bytes() as u32);
-            if let Some(b) = bits {
-                let bad = || Error::Invalid(format!("bad bit range '{b}' (LO:HI, e.g. 0:16)"));
-                let (lo, hi) = b.split_once(':').ok_or_else(bad)?;
-                desc.bits = (lo.trim().parse().map_err(|_| bad())?, hi.trim().parse().map_err(|_| bad())?);
-            }
-            let ctx = dev.open()?;
-            desc.subgroup_size = dev.subgroup_size;
-            let plan = SortPlan::new(&ctx, desc)?;
-            let key_type = keys.dtype;
-            let key_words = keys.read_words()?;
-            let (val_type, val_words) = match vals {
-                Some(v) => (Some(v.dtype), Some(v.read_words()?)),
-                None => (None, None),
-            };
-            let (k, v) = plan.run(&ctx, &key_words, val_words.as_deref())?;
-            check_validation(&ctx)?;
-            npy::write_words(&output, key_type, &k)?;
-            if let (Some(path), Some(t), Some(v)) = (values_out, val_type, v) {
-                npy::write_words(&path, t, &v)?;
-            }
-        }
-        Cmd::Multisplit { input, output, bucket_ids, buckets, bits, splitters, values, values_out, offsets_out, ranking, dev } => {
-            let keys = npy::NpyInput::open(&input)?;
-            let key = keys.dtype.key_type();
-            let (source, aux) = match (&bucket_ids, buckets, &bits, &splitters) {
-                (Some(p), Some(b), None, None) => {
-                    let ids = npy::NpyInput::open(p)?;
-                    if ids.dtype != npy::NpyType::U32 {
-                        return Err(Error::Invalid(format!("{}: bucket ids must be uint32 ('<u4'), not '{}'", p.display(), ids.dtype.descr())));
-                    }
-                    (BucketSource::Ids { buckets: b }, Some(ids))
-                }
-                (None, _, Some(b), None) => {
-                    let bad = || Error::Invalid(format!("bad bit field '{b}' (LO:HI, e.g. 0:8)"));
-                    let (lo, hi) = b.split_once(':').ok_or_else(bad)?;
-                    (BucketSource::Bits { lo: lo.trim().parse().map_err(|_| bad())?, hi: hi.trim().parse().map_err(|_| bad())? }, None)
-                }
-                (None, _, None, Some(p)) => {
-                    let s = npy::NpyInput::open(p)?;
-                    if s.dtype != keys.dtype {
-                        return Err(Error::Invalid(format!("{}: splitters must have the keys' dtype '{}'", p.display(), keys.dtype.descr())));
-                    }
-                    (BucketSource::Splitters { count: s.n as u32 }, Some(s))
-                }
-                _ => return Err(Error::Invalid("give one bucket source: --bucket-ids with --buckets, --bits or --splitters".into())),
-            };
-            let vals = match (&values, &values_out) {
-                (Some(v), Some(_)) => Some(npy::NpyInput::open(v)?),
-                (None, None) => None,
-                _ => return Err(Error::Invalid("--values and --values-out go together".into())),
-            };
-            for (what, len) in [("values", vals.as_ref().map(|v| v.n)), ("bucket ids", aux.as_ref().filter(|_| bucket_ids.is_some()).map(|a| a.n))] {
-                if let Some(len) = len.filter(|&l| l != keys.n) {
-                    return Err(Error::Invalid(format!("{len} {what} for {} keys in {}", keys.n, input.display())));
-                }
-            }
-            let mut desc = MultisplitDesc::new(key, keys.n, source);
-            desc.value_bytes = vals.as_ref().map_or(0, |v| v.dtype.bytes() as u32);
-            desc.subgroup_size = dev.subgroup_size;
-            desc.ranking = Ranking::parse(&ranking)?;
-            // Headers, then the device's limits, then the data and its checks: all before GPU work.
-            let ctx = dev.open()?;
-            let plan = MultisplitPlan::new(&ctx, desc.clone())?;
-            let key_dtype = keys.dtype;
-            let key_words = keys.read_words()?;
-            let aux_words = aux.map(|a| a.read_words()).transpose()?;
-            multisplit::check_aux(&desc, aux_words.as_deref())?;
-            let (val_type, val_words) = match vals {
-                Some(v) => (Some(v.dtype), Some(v.read_words()?)),
-                None => (None, None),
-            };
-            let (k, v, o) = plan.run(&ctx, &key_words, val_words.as_deref(), aux_words.as_deref())?;
-            check_validation(&ctx)?;
-            npy::write_words(&output, key_dtype, &k)?;
-            if let (Some(path), Some(t), Some(v)) = (values_out, val_type, v) {
-                npy::write_words(&path, t, &v)?;
-            }
-            if let Some(path) = offsets_out {
-                npy::write_words(&path, npy::NpyType::U32, &o)?;
-            }
-        }
-        Cmd::Perm { n, input, seed, output, reproducible, dev } => {
-            let (npy_type, n, words) = match (n, input) {
-                (Some(n), None) => {
-                    let n = *bench::parse_sizes(&[n])?.first().unwrap();
-                    (npy::NpyType::U32, n, None)
-                }
-                (None, Some(p)) => {
-                    let x = npy::NpyInput::open(&p)?;
-                    (x.dtype, x.n, Some(x))
-                }
-                _ => return Err(Error::Invalid("give --n N or --in X.npy".into())),
-            };
-            // --n: the permutation of indices (no input array: the passes draw group ids again).
-            let mut desc = if words.is_some() { PermDesc::new(n, npy_type.bytes() as u32, seed) } else { PermDesc::indices(n, seed) };
-            desc.subgroup_size = dev.subgroup_size;
-            desc.reproducible = reproducible;
-            let ctx = dev.open()?;
-            let plan = PermPlan::new(&ctx, desc)?;
-            let words = match words {
-                Some(x) => Some(x.read_words()?),
-                None => None,
-            };
-            let out = plan.run(&ctx, words.as_deref())?;
-            check_validation(&ctx)?;
-            npy::write_words(&output, npy_type, &out)?;
-        }
-        Cmd::Selftest { dev, max_n, json, soak, soak_seed, soak_case } => {
-            if !(soak.is_finite() && soak >= 0.0) {
-                return Err(Error::Invalid(format!("--soak {soak}: seconds must be 0 or more")));
-            }
-            let ctx = dev.open()?;
-            println!("device: {} ({}), driver {} {}", ctx.info().name, ctx.info().device_type, ctx.info().driver_name, ctx.info().driver_version);
-            // Each group's lines print as it finishes (on a fresh machine a driver may spend
-            // minutes compiling the pipelines first, and a run cut short keeps what it found).
-            let mut checks = Vec::new();
-            let mut report = |group: Vec<selftest::Check>| {
-                for c in &group {
-                    println!("{} {}{}", if c.ok { "ok  " } else { "FAIL" }, c.name, if c.detail.is_empty() { String::new() } else { format!(": {}", c.detail) });
-                }
-                checks.extend(group);
-            };
-            let probe = selftest::probe(&ctx, dev.subgroup_size)?;
-            let probe_ok = probe.iter().all(|c| c.ok);
-            report(probe);
-            if probe_ok {
-                if soak_case.is_none() {
-                    report(selftest::scan_checks(&ctx, dev.subgroup_size, max_n)?);
-                    report(selftest::sort_checks(&ctx, dev.subgroup_size, max_n)?);
-                    report(selftest::multisplit_checks(&ctx, dev.subgroup_size, max_n)?);
-                    report(selftest::perm_checks(&ctx, dev.subgroup_size, max_n)?);
-                }
-                if soak > 0.0 || soak_case.is_some() {
-                    let seed = soak_seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64));
-                    println!("soak: seed {seed}, {soak} s, n up to {max_n} (replay a case: --soak-seed {seed} --soak-case K)");
-                    let (mut cases, mut refused) = (0, 0);
-                    for outcome in vkprims::soak::cases(&ctx, dev.subgroup_size, max_n, seed, std::time::Duration::from_secs_f64(soak), soak_case) {
-                        match outcome {
-                            vkprims::soak::Outcome::Checked(c) => {
-                                cases += 1;
-                                report(vec![c]);
-                            }
-                            vkprims::soak::Outcome::Refused { name, why } => {
-                                refused += 1;
-                                println!("skip {name}: refused: {why}");
-                            }
-                        }
-                    }
-                    println!("soak: {cases} cases checked, {refused} refused");
-                }
-            } else {
-                report(vec![selftest::Check {
-                    name: "primitives".into(),
-                    ok: false,
-                    detail: "skipped: the subgroup probe failed, so no subgroup kernel can be trusted on this device/width".into(),
-                }]);
-            }
-            let msgs = ctx.take_validation_messages();
-            report(vec![selftest::Check {
-                name: "validation layer".into(),
-                ok: msgs.is_empty(),
-                detail: if !ctx.validation_enabled() {
-                    "not enabled (--validate)".into()
-                } else {
-                    msgs.first().cloned().unwrap_or_else(|| "no messages".into())
-                },
-            }]);
-            let failed = checks.iter().filter(|c| !c.ok).count();
-            println!("{} checks, {} failed", checks.len(), failed);
-            if let Some(path) = json {
-                let doc = serde_json::json!({ "device": ctx.info(), "subgroup_size": dev.subgroup_size, "checks": checks });
-                std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap())
-                    .map_err(|e| Error::Invalid(format!("{}: {e}", path.display())))?;
-            }
-            return Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) });
-        }
+        Cmd::Scan(a) => run_scan(a)?,
+        Cmd::Sort(a) => run_sort(a)?,
+        Cmd::Multisplit(a) => run_multisplit(a)?,
+        Cmd::Perm(a) => run_perm(a)?,
+        Cmd::Selftest(a) => return run_selftest(a),
         Cmd::Bench(a) => return run_bench(a),
         Cmd::Loads(a) => return run_loads(a),
-        Cmd::Compare { old, new, threshold } => {
-            let threshold = parse_threshold(&threshold)?;
-            let (old, new) = (bench::Results::load(&old)?, bench::Results::load(&new)?);
-            let (cmp, unmatched) = bench::compare::compare(&old, &new, threshold);
-            print!("{}", bench::compare::table(&cmp));
-            for u in unmatched {
-                println!("{u}");
+        Cmd::Compare(a) => return run_compare(a),
+        Cmd::Plot(a) => run_plot(a)?,
+        Cmd::Pipelines(a) => run_pipelines(a)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_devices(json: bool) -> vkprims::Result<()> {
+    let list = gpu::list_devices()?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&list).unwrap());
+    } else {
+        for d in list {
+            println!("{}: {} ({}, Vulkan {}, {})", d.index, d.name, d.device_type, d.api_version, d.driver);
+        }
+    }
+    Ok(())
+}
+
+fn run_scan(a: ScanArgs) -> vkprims::Result<()> {
+    // The header, then the device's limits, then the data: every error before GPU work.
+    let input = npy::NpyInput::open(&a.input)?;
+    let Some(dtype) = input.dtype.scan_dtype() else {
+        return Err(Error::Invalid(format!(
+            "{}: unsupported dtype '{}' for scan (u32, i32, f32)",
+            a.input.display(),
+            input.dtype.descr()
+        )));
+    };
+    let ctx = a.dev.open()?;
+    let mut desc = ScanDesc::new(dtype, ScanOp::parse(&a.op)?, ScanKind::parse(&a.kind)?, input.n);
+    desc.pin_subgroup_size(&ctx, a.dev.subgroup_size);
+    let plan = ScanPlan::new(&ctx, desc)?;
+    let words = input.read_words()?;
+    let out = plan.run(&ctx, &words)?;
+    check_validation(&ctx)?;
+    npy::write_words(&a.output, npy::NpyType::from_scan_dtype(dtype), &out)
+}
+
+/// `--values` and `--values-out` (sort, multisplit): the values' header, checked against the
+/// keys' length.
+fn open_values(values: &Option<PathBuf>, values_out: &Option<PathBuf>, keys: &npy::NpyInput, keys_path: &std::path::Path) -> vkprims::Result<Option<npy::NpyInput>> {
+    let vals = match (values, values_out) {
+        (Some(v), Some(_)) => npy::NpyInput::open(v)?,
+        (None, None) => return Ok(None),
+        _ => return Err(Error::Invalid("--values and --values-out go together".into())),
+    };
+    if vals.n != keys.n {
+        return Err(Error::Invalid(format!(
+            "{}: {} values for {} keys in {}",
+            values.as_ref().unwrap().display(),
+            vals.n,
+            keys.n,
+            keys_path.display()
+        )));
+    }
+    Ok(Some(vals))
+}
+
+/// The values' dtype and words, read after every check.
+fn read_values(vals: Option<npy::NpyInput>) -> vkprims::Result<Option<(npy::NpyType, Vec<u32>)>> {
+    vals.map(|v| Ok((v.dtype, v.read_words()?))).transpose()
+}
+
+/// `LO:HI` (a sort's bit range, a multisplit's bit field).
+fn parse_bit_range(s: &str, what: &str, example: &str) -> vkprims::Result<(u32, u32)> {
+    let bad = || Error::Invalid(format!("bad {what} '{s}' (LO:HI, e.g. {example})"));
+    let (lo, hi) = s.split_once(':').ok_or_else(bad)?;
+    Ok((lo.trim().parse().map_err(|_| bad())?, hi.trim().parse().map_err(|_| bad())?))
+}
+
+fn run_sort(a: SortArgs) -> vkprims::Result<()> {
+    let keys = npy::NpyInput::open(&a.input)?;
+    let vals = open_values(&a.values, &a.values_out, &keys, &a.input)?;
+    let mut desc = SortDesc::new(keys.dtype.key_type(), keys.n);
+    desc.descending = a.descending;
+    desc.value_bytes = vals.as_ref().map_or(0, |v| v.dtype.bytes() as u32);
+    if let Some(b) = &a.bits {
+        desc.bits = parse_bit_range(b, "bit range", "0:16")?;
+    }
+    let ctx = a.dev.open()?;
+    desc.subgroup_size = a.dev.subgroup_size;
+    let plan = SortPlan::new(&ctx, desc)?;
+    let key_type = keys.dtype;
+    let key_words = keys.read_words()?;
+    let vals = read_values(vals)?;
+    let (k, v) = plan.run(&ctx, &key_words, vals.as_ref().map(|(_, w)| &w[..]))?;
+    check_validation(&ctx)?;
+    npy::write_words(&a.output, key_type, &k)?;
+    if let (Some(path), Some((t, _)), Some(v)) = (a.values_out, vals, v) {
+        npy::write_words(&path, t, &v)?;
+    }
+    Ok(())
+}
+
+fn run_multisplit(a: MultisplitArgs) -> vkprims::Result<()> {
+    let keys = npy::NpyInput::open(&a.input)?;
+    let key = keys.dtype.key_type();
+    let (source, aux) = match (&a.bucket_ids, a.buckets, &a.bits, &a.splitters) {
+        (Some(p), Some(b), None, None) => {
+            let ids = npy::NpyInput::open(p)?;
+            if ids.dtype != npy::NpyType::U32 {
+                return Err(Error::Invalid(format!("{}: bucket ids must be uint32 ('<u4'), not '{}'", p.display(), ids.dtype.descr())));
             }
-            if cmp.iter().any(|c| c.verdict == bench::compare::Verdict::Slower) {
-                return Ok(ExitCode::from(1));
+            if ids.n != keys.n {
+                return Err(Error::Invalid(format!("{} bucket ids for {} keys in {}", ids.n, keys.n, a.input.display())));
+            }
+            (BucketSource::Ids { buckets: b }, Some(ids))
+        }
+        (None, _, Some(b), None) => {
+            let (lo, hi) = parse_bit_range(b, "bit field", "0:8")?;
+            (BucketSource::Bits { lo, hi }, None)
+        }
+        (None, _, None, Some(p)) => {
+            let s = npy::NpyInput::open(p)?;
+            if s.dtype != keys.dtype {
+                return Err(Error::Invalid(format!("{}: splitters must have the keys' dtype '{}'", p.display(), keys.dtype.descr())));
+            }
+            (BucketSource::Splitters { count: s.n as u32 }, Some(s))
+        }
+        _ => return Err(Error::Invalid("give one bucket source: --bucket-ids with --buckets, --bits or --splitters".into())),
+    };
+    let vals = open_values(&a.values, &a.values_out, &keys, &a.input)?;
+    let mut desc = MultisplitDesc::new(key, keys.n, source);
+    desc.value_bytes = vals.as_ref().map_or(0, |v| v.dtype.bytes() as u32);
+    desc.subgroup_size = a.dev.subgroup_size;
+    desc.ranking = Ranking::parse(&a.ranking)?;
+    // Headers, then the device's limits, then the data and its checks: all before GPU work.
+    let ctx = a.dev.open()?;
+    let plan = MultisplitPlan::new(&ctx, desc.clone())?;
+    let key_dtype = keys.dtype;
+    let key_words = keys.read_words()?;
+    let aux_words = aux.map(|a| a.read_words()).transpose()?;
+    multisplit::check_aux(&desc, aux_words.as_deref())?;
+    let vals = read_values(vals)?;
+    let (k, v, o) = plan.run(&ctx, &key_words, vals.as_ref().map(|(_, w)| &w[..]), aux_words.as_deref())?;
+    check_validation(&ctx)?;
+    npy::write_words(&a.output, key_dtype, &k)?;
+    if let (Some(path), Some((t, _)), Some(v)) = (a.values_out, vals, v) {
+        npy::write_words(&path, t, &v)?;
+    }
+    if let Some(path) = a.offsets_out {
+        npy::write_words(&path, npy::NpyType::U32, &o)?;
+    }
+    Ok(())
+}
+
+fn run_perm(a: PermArgs) -> vkprims::Result<()> {
+    let PermArgs { n, input, seed, output, reproducible, dev } = a;
+    let (npy_type, n, words) = match (n, input) {
+        (Some(n), None) => {
+            let n = *bench::parse_sizes(&[n])?.first().unwrap();
+            (npy::NpyType::U32, n, None)
+        }
+        (None, Some(p)) => {
+            let x = npy::NpyInput::open(&p)?;
+            (x.dtype, x.n, Some(x))
+        }
+        _ => return Err(Error::Invalid("give --n N or --in X.npy".into())),
+    };
+    // --n: the permutation of indices (no input array: the passes draw group ids again).
+    let mut desc = if words.is_some() { PermDesc::new(n, npy_type.bytes() as u32, seed) } else { PermDesc::indices(n, seed) };
+    desc.subgroup_size = dev.subgroup_size;
+    desc.reproducible = reproducible;
+    let ctx = dev.open()?;
+    let plan = PermPlan::new(&ctx, desc)?;
+    let words = match words {
+        Some(x) => Some(x.read_words()?),
+        None => None,
+    };
+    let out = plan.run(&ctx, words.as_deref())?;
+    check_validation(&ctx)?;
+    npy::write_words(&output, npy_type, &out)?;
+    Ok(())
+}
+
+fn run_selftest(a: SelftestArgs) -> vkprims::Result<ExitCode> {
+    let SelftestArgs { dev, max_n, json, soak, soak_seed, soak_case } = a;
+    if !(soak.is_finite() && soak >= 0.0) {
+        return Err(Error::Invalid(format!("--soak {soak}: seconds must be 0 or more")));
+    }
+    let ctx = dev.open()?;
+    println!("device: {} ({}), driver {} {}", ctx.info().name, ctx.info().device_type, ctx.info().driver_name, ctx.info().driver_version);
+    // Each group's lines print as it finishes (on a fresh machine a driver may spend
+    // minutes compiling the pipelines first, and a run cut short keeps what it found).
+    let mut checks = Vec::new();
+    let mut report = |group: Vec<selftest::Check>| {
+        for c in &group {
+            println!("{} {}{}", if c.ok { "ok  " } else { "FAIL" }, c.name, if c.detail.is_empty() { String::new() } else { format!(": {}", c.detail) });
+        }
+        checks.extend(group);
+    };
+    let probe = selftest::probe(&ctx, dev.subgroup_size)?;
+    let probe_ok = probe.iter().all(|c| c.ok);
+    report(probe);
+    if probe_ok {
+        if soak_case.is_none() {
+            report(selftest::scan_checks(&ctx, dev.subgroup_size, max_n)?);
+            report(selftest::sort_checks(&ctx, dev.subgroup_size, max_n)?);
+            report(selftest::multisplit_checks(&ctx, dev.subgroup_size, max_n)?);
+            report(selftest::perm_checks(&ctx, dev.subgroup_size, max_n)?);
+        }
+        if soak > 0.0 || soak_case.is_some() {
+            let seed = soak_seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64));
+            println!("soak: seed {seed}, {soak} s, n up to {max_n} (replay a case: --soak-seed {seed} --soak-case K)");
+            let (mut cases, mut refused) = (0, 0);
+            for outcome in vkprims::soak::cases(&ctx, dev.subgroup_size, max_n, seed, std::time::Duration::from_secs_f64(soak), soak_case) {
+                match outcome {
+                    vkprims::soak::Outcome::Checked(c) => {
+                        cases += 1;
+                        report(vec![c]);
+                    }
+                    vkprims::soak::Outcome::Refused { name, why } => {
+                        refused += 1;
+                        println!("skip {name}: refused: {why}");
+                    }
+                }
+            }
+            println!("soak: {cases} cases checked, {refused} refused");
+        }
+    } else {
+        report(vec![selftest::Check {
+            name: "primitives".into(),
+            ok: false,
+            detail: "skipped: the subgroup probe failed, so no subgroup kernel can be trusted on this device/width".into(),
+        }]);
+    }
+    let msgs = ctx.take_validation_messages();
+    report(vec![selftest::Check {
+        name: "validation layer".into(),
+        ok: msgs.is_empty(),
+        detail: if !ctx.validation_enabled() {
+            "not enabled (--validate)".into()
+        } else {
+            msgs.first().cloned().unwrap_or_else(|| "no messages".into())
+        },
+    }]);
+    let failed = checks.iter().filter(|c| !c.ok).count();
+    println!("{} checks, {} failed", checks.len(), failed);
+    if let Some(path) = json {
+        let doc = serde_json::json!({ "device": ctx.info(), "subgroup_size": dev.subgroup_size, "checks": checks });
+        std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap())
+            .map_err(|e| Error::Invalid(format!("{}: {e}", path.display())))?;
+    }
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn run_compare(a: CompareArgs) -> vkprims::Result<ExitCode> {
+    let CompareArgs { old, new, threshold } = a;
+    let threshold = parse_threshold(&threshold)?;
+    let (old, new) = (bench::Results::load(&old)?, bench::Results::load(&new)?);
+    let (cmp, unmatched) = bench::compare::compare(&old, &new, threshold);
+    print!("{}", bench::compare::table(&cmp));
+    for u in unmatched {
+        println!("{u}");
+    }
+    if cmp.iter().any(|c| c.verdict == bench::compare::Verdict::Slower) {
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_plot(a: PlotArgs) -> vkprims::Result<()> {
+    let PlotArgs { files, out, primitive, timeline } = a;
+    let loaded = files
+        .iter()
+        .map(|f| {
+            let label = f.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            bench::Results::load(f).map(|r| (label, r))
+        })
+        .collect::<vkprims::Result<Vec<_>>>()?;
+    if timeline {
+        for path in bench::plot::plot_timelines(&loaded, &out)? {
+            println!("{}", path.display());
+        }
+    } else {
+        bench::plot::plot(&loaded, &primitive, &out)?;
+    }
+    Ok(())
+}
+
+fn run_pipelines(a: PipelinesArgs) -> vkprims::Result<()> {
+    let PipelinesArgs { stats, binning_policy, dev } = a;
+    let policies = if binning_policy.is_empty() {
+        vec![BinningPolicy::default()]
+    } else {
+        binning_policy.iter().map(|p| BinningPolicy::parse(p)).collect::<vkprims::Result<Vec<_>>>()?
+    };
+    let ctx = dev.open()?;
+    if stats && !ctx.capabilities().pipeline_executable_info {
+        println!("{} does not report compiler statistics (no VK_KHR_pipeline_executable_properties)", ctx.info().name);
+    }
+    let show = |pipeline: &vkprims::gpu::Pipeline, what: String| -> vkprims::Result<()> {
+        let mut line = format!("{} ({what})", pipeline.key.shader);
+        if stats {
+            for st in ctx.pipeline_stats(pipeline)? {
+                line.push_str(&format!(" | {}: {}", st.name, st.value));
             }
         }
-        Cmd::Plot { files, out, primitive, timeline } => {
-            let loaded = files
-                .iter()
-                .map(|f| {
-                    let label = f.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-                    bench::Results::load(f).map(|r| (label, r))
-                })
-                .collect::<vkprims::Result<Vec<_>>>()?;
-            if timeline {
-                for path in bench::plot::plot_timelines(&loaded, &out)? {
-                    println!("{}", path.display());
-                }
-            } else {
-                bench::plot::plot(&loaded, &primitive, &out)?;
-            }
-        }
-        Cmd::Pipelines { stats, binning_policy, dev } => {
-            let policies = if binning_policy.is_empty() {
-                vec![BinningPolicy::default()]
-            } else {
-                binning_policy.iter().map(|p| BinningPolicy::parse(p)).collect::<vkprims::Result<Vec<_>>>()?
-            };
-            let ctx = dev.open()?;
-            if stats && !ctx.capabilities().pipeline_executable_info {
-                println!("{} does not report compiler statistics (no VK_KHR_pipeline_executable_properties)", ctx.info().name);
-            }
-            let show = |pipeline: &vkprims::gpu::Pipeline, what: String| -> vkprims::Result<()> {
-                let mut line = format!("{} ({what})", pipeline.key.shader);
-                if stats {
-                    for st in ctx.pipeline_stats(pipeline)? {
-                        line.push_str(&format!(" | {}: {}", st.name, st.value));
-                    }
-                }
-                println!("{line}");
-                Ok(())
-            };
-            // A plan a policy asked for cannot make (a variant only some kernels have, such as
-            // the phase clocks or timelines): a line saying so, and the listing goes on.
-            let refused = |what: &str, e: vkprims::Error| println!("skipped: {what}: {e}");
-            for dt in DType::ALL {
-                for op in ScanOp::ALL {
-                    for kind in ScanKind::ALL {
-                        for n in [1u64 << 20, 1 << 28] {
-                            let mut desc = ScanDesc::new(dt, op, kind, n.min(ctx.max_storage_buffer_range() / 4));
-                            desc.pin_subgroup_size(&ctx, dev.subgroup_size);
-                            let plan = ScanPlan::new(&ctx, desc)?;
-                            let p = plan.desc().policy;
-                            show(plan.pipeline(), format!("{} {} {}, wg {} vec {}, tile {}", kind.name(), op.name(), dt, p.workgroup_size, p.vec_per_lane, p.tile_elems()))?;
-                        }
-                    }
-                }
-            }
-            // 2^28 elements, or what a binding holds, so that every pass a large sort runs is
-            // listed (keys alone: the atomic first and class-round second).
-            let large_n = |key: KeyType, value_bytes: u32| (1u64 << 28).min(ctx.max_storage_buffer_range() / (key.bytes() + value_bytes as u64));
-            for key in KeyType::ALL {
-                for value_bytes in [0, 4, 8] {
-                    let n = large_n(key, value_bytes);
-                    let mut desc = SortDesc::new(key, n);
-                    desc.value_bytes = value_bytes;
-                    desc.subgroup_size = dev.subgroup_size;
-                    for policy in &policies {
-                        let mut desc = desc.clone();
-                        desc.policy = *policy;
-                        let plan = match SortPlan::new(&ctx, desc) {
-                            Ok(plan) => plan,
-                            Err(e) => {
-                                refused(&format!("sort {} values {value_bytes}B, {}", key.name(), policy.label()), e);
-                                continue;
-                            }
-                        };
-                        for (pass, p) in plan.pass_pipelines() {
-                            show(p, format!("sort {} values {value_bytes}B {pass} pass, {}", key.name(), plan.policy_label()))?;
-                        }
-                    }
-                }
-            }
-            // The 256-way split by a key's low byte, keys and pairs, both rankings.
-            for key in [KeyType::U32, KeyType::U64] {
-                for value_bytes in [0, 4, 8] {
-                    let n = large_n(key, value_bytes);
-                    for ranking in [Ranking::Stable, Ranking::Atomic] {
-                        for policy in &policies {
-                            let mut desc = MultisplitDesc::new(key, n, BucketSource::Bits { lo: 0, hi: 8 });
-                            desc.value_bytes = value_bytes;
-                            desc.subgroup_size = dev.subgroup_size;
-                            desc.ranking = ranking;
-                            desc.policy = *policy;
-                            let plan = match MultisplitPlan::new(&ctx, desc) {
-                                Ok(plan) => plan,
-                                Err(e) => {
-                                    refused(&format!("multisplit {} values {value_bytes}B 256 buckets, {}", key.name(), policy.label()), e);
-                                    continue;
-                                }
-                            };
-                            for (_, p) in plan.pass_pipelines() {
-                                show(p, format!("multisplit {} values {value_bytes}B 256 buckets, {}", key.name(), plan.policy_label()))?;
-                            }
-                        }
-                    }
-                }
-            }
-            // The 1,000-way split of 4-byte pairs by ids: a composed split's sort, whose first
-            // pass reads the keys and values and whose last writes them.
-            for ranking in [Ranking::Stable, Ranking::Atomic] {
-                for policy in &policies {
-                    let mut desc = MultisplitDesc::new(KeyType::U32, large_n(KeyType::U32, 8), BucketSource::Ids { buckets: 1000 });
-                    desc.value_bytes = 4;
-                    desc.subgroup_size = dev.subgroup_size;
-                    desc.ranking = ranking;
-                    desc.policy = *policy;
-                    let plan = match MultisplitPlan::new(&ctx, desc) {
-                        Ok(plan) => plan,
-                        Err(e) => {
-                            refused(&format!("multisplit u32 values 4B 1000 buckets, {}", policy.label()), e);
-                            continue;
-                        }
-                    };
-                    for (pass, p) in plan.pass_pipelines() {
-                        show(p, format!("multisplit u32 values 4B 1000 buckets {pass} pass, {}", plan.policy_label()))?;
-                    }
-                }
-            }
-            for value_bytes in [4, 8] {
-                let mut desc = PermDesc::new(1 << 28, value_bytes, 0);
-                desc.n = desc.n.min(ctx.max_storage_buffer_range() / 8);
-                desc.group_target = 4096;
-                desc.subgroup_size = dev.subgroup_size;
-                let plan = PermPlan::new(&ctx, desc.clone())?;
-                show(plan.shuffle_pipeline(), format!("perm {value_bytes}B shuffle, {}", plan.policy_label()))?;
-                // The indices' passes (first, middle, last) under each policy asked for.
-                for policy in policies.iter().filter(|_| value_bytes == 4) {
-                    let plan = match PermPlan::new(&ctx, PermDesc { indices: true, policy: *policy, ..desc.clone() }) {
-                        Ok(plan) => plan,
-                        Err(e) => {
-                            refused(&format!("perm indices, {}", policy.label()), e);
-                            continue;
-                        }
-                    };
-                    for (role, p) in plan.pass_pipelines() {
-                        show(p, format!("perm indices {role} pass, {}", plan.policy_label()))?;
-                    }
+        println!("{line}");
+        Ok(())
+    };
+    // A plan a policy asked for cannot make (a variant only some kernels have, such as
+    // the phase clocks or timelines): a line saying so, and the listing goes on.
+    let refused = |what: &str, e: vkprims::Error| println!("skipped: {what}: {e}");
+    for dt in DType::ALL {
+        for op in ScanOp::ALL {
+            for kind in ScanKind::ALL {
+                for n in [1u64 << 20, 1 << 28] {
+                    let mut desc = ScanDesc::new(dt, op, kind, n.min(ctx.max_storage_buffer_range() / 4));
+                    desc.pin_subgroup_size(&ctx, dev.subgroup_size);
+                    let plan = ScanPlan::new(&ctx, desc)?;
+                    let p = plan.desc().policy;
+                    show(plan.pipeline(), format!("{} {} {}, wg {} vec {}, tile {}", kind.name(), op.name(), dt, p.workgroup_size, p.vec_per_lane, p.tile_elems()))?;
                 }
             }
         }
     }
-    Ok(ExitCode::SUCCESS)
+    // 2^28 elements, or what a binding holds, so that every pass a large sort runs is
+    // listed (keys alone: the atomic first and class-round second).
+    let large_n = |key: KeyType, value_bytes: u32| (1u64 << 28).min(ctx.max_storage_buffer_range() / (key.bytes() + value_bytes as u64));
+    for key in KeyType::ALL {
+        for value_bytes in [0, 4, 8] {
+            let n = large_n(key, value_bytes);
+            let mut desc = SortDesc::new(key, n);
+            desc.value_bytes = value_bytes;
+            desc.subgroup_size = dev.subgroup_size;
+            for policy in &policies {
+                let mut desc = desc.clone();
+                desc.policy = *policy;
+                let plan = match SortPlan::new(&ctx, desc) {
+                    Ok(plan) => plan,
+                    Err(e) => {
+                        refused(&format!("sort {} values {value_bytes}B, {}", key.name(), policy.label()), e);
+                        continue;
+                    }
+                };
+                for (pass, p) in plan.pass_pipelines() {
+                    show(p, format!("sort {} values {value_bytes}B {pass} pass, {}", key.name(), plan.policy_label()))?;
+                }
+            }
+        }
+    }
+    // The 256-way split by a key's low byte, keys and pairs; the 1,000-way split of 4-byte
+    // pairs by ids, a composed split's sort (its passes named), whose first pass reads the
+    // keys and values and whose last writes them. Both rankings.
+    let mut splits: Vec<(KeyType, u32, u64, BucketSource)> = Vec::new();
+    for key in [KeyType::U32, KeyType::U64] {
+        for value_bytes in [0, 4, 8] {
+            splits.push((key, value_bytes, large_n(key, value_bytes), BucketSource::Bits { lo: 0, hi: 8 }));
+        }
+    }
+    splits.push((KeyType::U32, 4, large_n(KeyType::U32, 8), BucketSource::Ids { buckets: 1000 }));
+    for (key, value_bytes, n, source) in splits {
+        let what = format!("multisplit {} values {value_bytes}B {} buckets", key.name(), source.buckets());
+        for ranking in [Ranking::Stable, Ranking::Atomic] {
+            for policy in &policies {
+                let mut desc = MultisplitDesc::new(key, n, source);
+                desc.value_bytes = value_bytes;
+                desc.subgroup_size = dev.subgroup_size;
+                desc.ranking = ranking;
+                desc.policy = *policy;
+                let plan = match MultisplitPlan::new(&ctx, desc) {
+                    Ok(plan) => plan,
+                    Err(e) => {
+                        refused(&format!("{what}, {}", policy.label()), e);
+                        continue;
+                    }
+                };
+                for (pass, p) in plan.pass_pipelines() {
+                    // (A split's one pass is named "split"; a composed split's sort passes by role.)
+                    let pass = if pass == "split" { String::new() } else { format!(" {pass} pass") };
+                    show(p, format!("{what}{pass}, {}", plan.policy_label()))?;
+                }
+            }
+        }
+    }
+    for value_bytes in [4, 8] {
+        let mut desc = PermDesc::new(1 << 28, value_bytes, 0);
+        desc.n = desc.n.min(ctx.max_storage_buffer_range() / 8);
+        desc.group_target = 4096;
+        desc.subgroup_size = dev.subgroup_size;
+        let plan = PermPlan::new(&ctx, desc.clone())?;
+        show(plan.shuffle_pipeline(), format!("perm {value_bytes}B shuffle, {}", plan.policy_label()))?;
+        // The indices' passes (first, middle, last) under each policy asked for.
+        for policy in policies.iter().filter(|_| value_bytes == 4) {
+            let plan = match PermPlan::new(&ctx, PermDesc { indices: true, policy: *policy, ..desc.clone() }) {
+                Ok(plan) => plan,
+                Err(e) => {
+                    refused(&format!("perm indices, {}", policy.label()), e);
+                    continue;
+                }
+            };
+            for (role, p) in plan.pass_pipelines() {
+                show(p, format!("perm indices {role} pass, {}", plan.policy_label()))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 fn main() -> ExitCode {
