@@ -799,7 +799,8 @@ fn run_selftest(a: SelftestArgs) -> vkprims::Result<ExitCode> {
             let seed = soak_seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64));
             println!("soak: seed {seed}, {soak} s, n up to {max_n} (replay a case: --soak-seed {seed} --soak-case K)");
             let (mut cases, mut refused) = (0, 0);
-            for outcome in vkprims::soak::cases(&ctx, dev.subgroup_size, max_n, seed, std::time::Duration::from_secs_f64(soak), soak_case) {
+            let mut soak_cases = vkprims::soak::cases(&ctx, dev.subgroup_size, max_n, seed, std::time::Duration::from_secs_f64(soak), soak_case);
+            for outcome in &mut soak_cases {
                 match outcome {
                     vkprims::soak::Outcome::Checked(c) => {
                         cases += 1;
@@ -811,7 +812,7 @@ fn run_selftest(a: SelftestArgs) -> vkprims::Result<ExitCode> {
                     }
                 }
             }
-            println!("soak: {cases} cases checked, {refused} refused");
+            println!("soak: {cases} cases checked, {refused} refused, {} cached pipelines released", soak_cases.released_pipelines());
         }
     } else {
         report(vec![selftest::Check {

@@ -28,6 +28,9 @@ use crate::prims::DType;
 use crate::selftest::{index_values, multisplit_check, perm_check, scan_check, sort_check, sorted_splitters, Check};
 use crate::testdata::{generate, sort_keys, KeyPattern, Pattern};
 
+/// Pipelines the soak keeps cached between cases (more: those no plan holds are released).
+const PIPELINES_KEPT: usize = 64;
+
 /// A case's outcome: its check, or the library's refusal of the drawn input as invalid (a
 /// policy that does not fit the device, say), which is named but not failed.
 pub enum Outcome {
@@ -45,10 +48,18 @@ pub struct Cases {
     next: u64,
     only: Option<u64>,
     deadline: Instant,
+    released: usize,
+}
+
+impl Cases {
+    /// Cached pipelines released between cases so far (see [`PIPELINES_KEPT`]).
+    pub fn released_pipelines(&self) -> usize {
+        self.released
+    }
 }
 
 pub fn cases(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64, seed: u64, time: Duration, only: Option<u64>) -> Cases {
-    Cases { ctx: ctx.clone(), subgroup_size, max_n: max_n.max(1), seed, next: only.unwrap_or(0), only, deadline: Instant::now() + time }
+    Cases { ctx: ctx.clone(), subgroup_size, max_n: max_n.max(1), seed, next: only.unwrap_or(0), only, deadline: Instant::now() + time, released: 0 }
 }
 
 impl Iterator for Cases {
@@ -61,11 +72,18 @@ impl Iterator for Cases {
         }
         self.next += 1;
         let name = format!("soak {}/{k}", self.seed);
-        Some(match case(&self.ctx, self.subgroup_size, self.max_n, self.seed, k) {
+        let outcome = match case(&self.ctx, self.subgroup_size, self.max_n, self.seed, k) {
             Ok(c) => Outcome::Checked(Check { name: format!("{name}: {}", c.name), ..c }),
             Err(Error::Invalid(why)) => Outcome::Refused { name, why },
             Err(e) => Outcome::Checked(Check { name, ok: false, detail: e.to_string() }),
-        })
+        };
+        // Most cases draw a policy of their own, so their pipelines are seldom used again: keep
+        // memory bounded however long the soak runs (the case is done, its plans dropped).
+        match self.ctx.trim_pipelines(PIPELINES_KEPT) {
+            Ok(released) => self.released += released,
+            Err(e) => return Some(Outcome::Checked(Check { name: format!("soak {}/{k}: releasing pipelines", self.seed), ok: false, detail: e.to_string() })),
+        }
+        Some(outcome)
     }
 }
 

@@ -123,6 +123,30 @@ impl Context {
         Ok(out)
     }
 
+    /// Where more than `keep` pipelines are cached, destroy those nothing but the cache holds
+    /// (no live plan), after the device has gone idle; returns how many. For long runs of
+    /// ever-new plans: `selftest --soak` draws random policies, and each lavapipe pipeline
+    /// holds megabytes of machine code (about 11 MB a case; a soak grew by 280 MB a minute).
+    /// Crate-private: a [`crate::gpu::Recorder`] refers to its pipelines without holding them,
+    /// so the caller must have nothing recorded with a dropped plan's pipelines and not yet
+    /// submitted and waited for.
+    pub(crate) fn trim_pipelines(&self, keep: usize) -> Result<usize> {
+        let mut cache = self.pipelines.lock().unwrap();
+        if cache.len() <= keep {
+            return Ok(0);
+        }
+        unsafe { self.device.device_wait_idle() }.ctx(|| "waiting for the device before releasing pipelines".into())?;
+        let before = cache.len();
+        cache.retain(|_, p| {
+            let held = Arc::strong_count(p) > 1;
+            if !held {
+                unsafe { p.destroy(&self.device) };
+            }
+            held
+        });
+        Ok(before - cache.len())
+    }
+
     /// The pipeline for `key` (storage buffers at every binding), created on first use.
     pub fn pipeline(&self, key: PipelineKey) -> Result<Arc<Pipeline>> {
         let descriptors = vec![Descriptor::StorageBuffer; key.bindings as usize];
