@@ -189,6 +189,9 @@ pub struct Context {
     /// Held while submitting: the queue is externally synchronised.
     pub(crate) queue_lock: Mutex<()>,
     pub(crate) pipeline_cache: vk::PipelineCache,
+    /// Every pipeline a plan asked for, kept for the context's life (a plan made again finds
+    /// its pipelines compiled); `selftest --soak`, whose cases each draw a policy of their
+    /// own, trims it between cases (`trim_pipelines`).
     pub(crate) pipelines: Mutex<HashMap<(PipelineKey, Vec<Descriptor>), Arc<Pipeline>>>,
     pub(crate) debug_device: Option<ash::ext::debug_utils::Device>,
     pub(crate) calibration: Option<ash::ext::calibrated_timestamps::Device>,
