@@ -52,7 +52,7 @@ pub struct Cases {
 }
 
 impl Cases {
-    /// Cached pipelines released between cases so far (see [`PIPELINES_KEPT`]).
+    /// Cached pipelines released between cases so far (past 64 cached, those no plan holds).
     pub fn released_pipelines(&self) -> usize {
         self.released
     }

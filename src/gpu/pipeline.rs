@@ -135,7 +135,11 @@ impl Context {
         if cache.len() <= keep {
             return Ok(0);
         }
-        unsafe { self.device.device_wait_idle() }.ctx(|| "waiting for the device before releasing pipelines".into())?;
+        {
+            // vkDeviceWaitIdle needs every queue externally synchronised.
+            let _queue = self.queue_lock.lock().unwrap();
+            unsafe { self.device.device_wait_idle() }.ctx(|| "waiting for the device before releasing pipelines".into())?;
+        }
         let before = cache.len();
         cache.retain(|_, p| {
             let held = Arc::strong_count(p) > 1;
