@@ -205,7 +205,7 @@ fn selftest_soak_checks_random_cases_and_replays_one() {
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{stdout}");
     assert!(stdout.contains("soak: seed 5, 5 s") && stdout.contains("soak 5/0: ") && stdout.contains(" 0 failed"), "{stdout}");
-    // The fixed checks leave hundreds of pipelines cached that no plan holds: the soak
+    // The fixed checks leave over a hundred pipelines cached that no plan holds: the soak
     // releases them after its first case (memory stays bounded however long it runs), and the
     // cases after that still pass (checked above, validation on).
     let released = stdout
