@@ -759,10 +759,7 @@ fn run_perm(a: PermArgs) -> vkprims::Result<()> {
     desc.reproducible = reproducible;
     let ctx = dev.open()?;
     let plan = PermPlan::new(&ctx, desc)?;
-    let words = match words {
-        Some(x) => Some(x.read_words()?),
-        None => None,
-    };
+    let words = words.map(|x| x.read_words()).transpose()?;
     let out = plan.run(&ctx, words.as_deref())?;
     check_validation(&ctx)?;
     npy::write_words(&output, npy_type, &out)?;
