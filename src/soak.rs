@@ -270,9 +270,5 @@ fn draw_policy(rng: &mut StdRng, n: u64, clocks: bool) -> BinningPolicy {
         // once their counts are posted; results stay right.
         p.debug_skip |= 256 | 1 << 16 | rng.random_range(1..=8u32) << 24 | if rng.random_bool(0.5) { 4096 } else { 0 };
     }
-    if rng.random_bool(0.1) {
-        // Debug bit 15: full tiles' values moved without a test an element.
-        p.debug_skip |= 32768;
-    }
     p
 }

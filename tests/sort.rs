@@ -578,27 +578,6 @@ fn held_back_tiles() {
 }
 
 #[test]
-fn straight_value_scatter() {
-    // Debug bit 15: full tiles read, stage and scatter their values without a test an element
-    // (4-byte pairs, planes in sequence); partial tiles keep the tests. Full and partial last tiles,
-    // three 4-byte key types, both directions, forced fallbacks.
-    let ctx = common::ctx();
-    for (i, key) in [KeyType::U32, KeyType::F32, KeyType::I32].into_iter().enumerate() {
-        let mut d = SortDesc::new(key, 1);
-        d.policy = BinningPolicy::parse("64x16xskip32768").unwrap();
-        d.value_bytes = 4;
-        let t = SortPlan::new(&ctx, d.clone()).unwrap().tile_keys();
-        for (j, n) in [t, 6 * t, 6 * t + 7].into_iter().enumerate() {
-            d.n = n;
-            d.descending = (i + j) % 2 == 1;
-            d.force_fallback_period = if j == 1 { 3 } else { 0 };
-            check(&d, if j == 2 { KeyPattern::FewDistinct } else { KeyPattern::Random }, (10 * i + j) as u64);
-        }
-    }
-    common::assert_no_validation_messages(&ctx);
-}
-
-#[test]
 fn pairs_at_tile_edges() {
     let ctx = common::ctx();
     // One element, and one tile (1,024 at 64x16 on every width) less one, exactly, plus one.

@@ -132,32 +132,17 @@ void scatter_planes(uint tile, uint count) {
         barrier();  // every key read out of s_mem
         uint late_tile = s_tile;
         uint after = 0u;  // a zero the compiler cannot prove: orders a group after the last
-        // Debug bit 15 (results stay right): a full tile's value round without a test an
-        // element: its loads and staging here, its scatter in straight-line rounds below
-        // (H200, session 45's SASS: each scatter round a branch block of about 16 instructions,
-        // 5 of them the test, the block and the buffer's base loaded again). Both scatters
-        // straight-line took the pair pass to 77 registers (session20/5-full-tile); here only
-        // the buckets are live.
-        bool straight = (DEBUG_SKIP & 32768u) != 0u && count == tile_size() && (DEBUG_SKIP & 2u) == 0u;
-        if (straight) {
-            [[unroll]] for (uint j = 0u; j < FIRST_VALS; ++j) s_mem[SEQ_AT(j)] = first_vals[j];
-            [[unroll]] for (uint j = FIRST_VALS; j < ITEMS; ++j) {
-                if (VAL_CHUNK != 0u && j > 0u && j % VAL_CHUNK == 0u) after = uint(s_mem[SEQ_AT(j - 1u)] == 0xFFFFFFFFu && pc.n == 0u);
-                s_mem[SEQ_AT(j)] = val_at(key_index(late_tile, j) + after);
+        [[unroll]] for (uint j = 0u; j < FIRST_VALS; ++j)
+            if (key_index(early_tile, j) < pc.n) s_mem[SEQ_AT(j)] = first_vals[j];
+        [[unroll]] for (uint j = FIRST_VALS; j < ITEMS; ++j) {
+            if (VAL_CHUNK != 0u && j > 0u && j % VAL_CHUNK == 0u) {
+                // The lane's own last staged word, if it staged one (else no later element of
+                // the lane is in the input either).
+                uint at = SEQ_AT(j - 1u);
+                if (key_index(late_tile, j - 1u) < pc.n) after = uint(s_mem[at] == 0xFFFFFFFFu && pc.n == 0u);
             }
-        } else {
-            [[unroll]] for (uint j = 0u; j < FIRST_VALS; ++j)
-                if (key_index(early_tile, j) < pc.n) s_mem[SEQ_AT(j)] = first_vals[j];
-            [[unroll]] for (uint j = FIRST_VALS; j < ITEMS; ++j) {
-                if (VAL_CHUNK != 0u && j > 0u && j % VAL_CHUNK == 0u) {
-                    // The lane's own last staged word, if it staged one (else no later element
-                    // of the lane is in the input either).
-                    uint at = SEQ_AT(j - 1u);
-                    if (key_index(late_tile, j - 1u) < pc.n) after = uint(s_mem[at] == 0xFFFFFFFFu && pc.n == 0u);
-                }
-                uint i = key_index(late_tile, j) + after;
-                if (i < pc.n) s_mem[SEQ_AT(j)] = val_at(i);
-            }
+            uint i = key_index(late_tile, j) + after;
+            if (i < pc.n) s_mem[SEQ_AT(j)] = val_at(i);
         }
         barrier();
         stamp(tile, 7u);
@@ -166,14 +151,6 @@ void scatter_planes(uint tile, uint count) {
         // the bucket's, not after the store's bounds check (session 21's SASS: a round waited
         // on two shared reads in turn; H200, 2^26 pairs: 0.5% faster, session24/1-vfirst).
         uint vzero = uint(pc.n == 0u);
-        if (straight) {
-            [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
-                uint i = r * wg + gl_LocalInvocationIndex;
-                uint val = s_mem[i];
-                val_out(s_glob[(pd[r / 4u] >> (8u * (r % 4u))) & 0xFFu] + i + (val & vzero), val);
-            }
-            return;
-        }
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
             uint i = r * wg + gl_LocalInvocationIndex;
             if (i >= count || (DEBUG_SKIP & 2u) != 0u) continue;

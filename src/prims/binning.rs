@@ -141,9 +141,7 @@ pub struct BinningPolicy {
     /// copying a tile of values each, the even ones the key tiles without their value round:
     /// whether the value traffic overlaps the keys' work when other workgroups move it. Bit 8
     /// (results stay right) holds first-wave tiles back once their counts are posted (see
-    /// `vkprims bench --help` for its fields); bit 15 (results stay right; 4-byte pairs, planes
-    /// in sequence) has full tiles read, stage and scatter their values without a test an
-    /// element.
+    /// `vkprims bench --help` for its fields).
     #[serde(default)]
     pub debug_skip: u32,
     /// Sorts only, where the device has VK_KHR_shader_clock: time the binning pass's phases
