@@ -1576,7 +1576,9 @@ fi
 # Session 51: sync49's held-back second wave (bit 8, tiles S..2S-1, D x 256 spin rounds once
 # the counts are posted) ran 1.1% faster than the default for pairs at 2^26 on an H100 (one
 # row, D = 7). Swept here against the default, alternated: pairs at 2^26 (D = 2..14) and
-# 2^28, keys and the stable 256-way multisplit of pairs at 2^26; registers.
+# 2^28, keys and the stable 256-way multisplit of pairs at 2^26; registers. (Ran on an H100,
+# bench/results/h100/binning/session51/3-held51: about 1% at 2^26, under 0.1% at 2^28, a
+# start-up gain; keys and the multisplit lose.)
 if want held51; then
   SMS=$($B info --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["compute_units"] or 132)')
   echo "SMs: $SMS" > "$OUT/held51-sms.txt"
