@@ -34,7 +34,7 @@ alt() {
 ab() { local name=$1 rounds=$2 builds="$3=$4 $5=$6"; shift 6; alt "$name" "$rounds" "$builds" "$@"; }
 # The u32 pair passes' pipeline statistics (sort and multisplit: registers, shared memory) of
 # binary BIN under binning policies P (comma-separated; empty: the default), into $OUT/FILE.
-pair_regs() { stats_of $1 '^(sort_onesweep_k32_v1 \(sort u32 values 4B|multisplit_k32_v1)' $3 $2; }
+pair_regs() { stats_of $1 '^(sort_onesweep_k32_v1(_clock)?(_timeline)? \(sort u32 values 4B|multisplit_k32_v1)' $3 $2; }
 # A patched build against the build before: base_new_regs NAME SELFTEST writes the digit
 # passes' registers of `vkprims-base` and `vkprims` into NAME-regs-base.md and
 # NAME-regs-new.md, and the new build's selftest (width 32) into SELFTEST.
@@ -1555,7 +1555,9 @@ fi
 # rounds), with bit 13 each SM's second workgroup (timeline variants only; with bit 14 it waits
 # until the SM's first has looked back), else tiles S..2S-1 (S = bits 24..31, the device's SM
 # count: 132 on the H200 and the H100 SXM, 114 on the H100 PCIe) or with bit 12 the odd tiles
-# below 2S. u32 pairs and keys at 2^26.
+# below 2S. u32 pairs and keys at 2^26. (Session 51 ran it on an H100: the timeline then came
+# with the phase clocks and ran one workgroup an SM, session51/1-sync49; `xtimeline` now
+# leaves the clocks out, and pair_regs reads the `_timeline` pass's registers.)
 if want sync49; then
   SMS=$($B info --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["compute_units"] or 132)')
   echo "SMs: $SMS" > "$OUT/sync49-sms.txt"

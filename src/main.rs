@@ -288,7 +288,8 @@ struct BenchArgs {
     /// that advanced, rounds not ready, earlier tiles taken, the longest); `xtimeline` (4-byte
     /// keys alone or with 4-byte values, NVIDIA) adds each tile's SM and its device- and
     /// SM-clock times at its phase ends in one middle pass to the JSON row and a summary to
-    /// the report (`vkprims plot --timeline` draws them); `xskipN` skips phases for timing
+    /// the report (`vkprims plot --timeline` draws them; without `xclocks`, whose registers
+    /// can cost the pass workgroups an SM); `xskipN` skips phases for timing
     /// experiments, so its results fail validation: bit 0 look-back, 1 stores, 2 ranking,
     /// 3 peer matching only, 4 step counters only (2-4 with `xballots` or `xpart`); bits 5
     /// and 6 keep results right: 5 ranks with uvec4 ballots even at 32 lanes or fewer, 6

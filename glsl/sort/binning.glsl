@@ -64,7 +64,7 @@
 #ifdef PARTITIONED
 #extension GL_NV_shader_subgroup_partitioned : require
 #endif
-#ifdef CLOCKS
+#if defined(CLOCKS) || defined(TIMELINE)
 #extension GL_ARB_shader_clock : require
 #endif
 #ifdef TIMELINE

@@ -290,15 +290,16 @@ pub fn bench_sort(ctx: &Arc<Context>, arena: &mut Arena, desc: &SortDesc, opts: 
                 *s = if k == last { (*s).max(c) } else { *s + c / passes as f64 };
             }
         }
-        if desc.policy.timeline {
-            // A middle pass (the third of four), whose predecessors have run their course.
-            let p = (passes / 2).min(passes - 1) as u64;
-            let region = scratch.state.sub(p * plan.pass_state_bytes(), plan.pass_state_bytes());
-            let words = arena.read(region, plan.pass_state_bytes())?;
-            r.timeline = binning::tile_timeline(&words, plan.tiles()).to_vec();
-        }
         r.phases = PHASES.iter().map(|p| p.to_string()).zip(sum).collect();
         r.lookback = LOOKBACK_COUNTS.iter().map(|p| p.to_string()).zip(lookback).collect();
+    }
+    if desc.policy.timeline && desc.n > 0 {
+        // A middle pass (the third of four), whose predecessors have run their course.
+        let passes = desc.passes();
+        let p = (passes / 2).min(passes - 1) as u64;
+        let region = scratch.state.sub(p * plan.pass_state_bytes(), plan.pass_state_bytes());
+        let words = arena.read(region, plan.pass_state_bytes())?;
+        r.timeline = binning::tile_timeline(&words, plan.tiles()).to_vec();
     }
     Ok(r)
 }

@@ -150,9 +150,10 @@ pub struct BinningPolicy {
     pub phase_clocks: bool,
     /// Sorts of 4-byte keys alone or with 4-byte values, shared-memory ranking, where the device
     /// has VK_KHR_shader_clock's device clock and VK_NV_shader_sm_builtins (timing experiments):
-    /// with the phase clocks, every tile's SM and the device and SM clocks at each of its
-    /// phase ends ([`TIMELINE_WORDS`] words a tile after the pass's state, read with
-    /// [`tile_timeline`]).
+    /// every tile's SM and the device and SM clocks at each of its phase ends
+    /// ([`TIMELINE_WORDS`] words a tile after the pass's state, read with [`tile_timeline`]).
+    /// Apart from [`Self::phase_clocks`], whose registers would change the pass's occupancy
+    /// (on the H100 they left it one workgroup an SM); both together are allowed.
     #[serde(default)]
     pub timeline: bool,
     /// Stage every word plane of a tile (key words, value words) in shared memory at once,
@@ -458,7 +459,7 @@ impl BinningPolicy {
     /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `crN`:
     /// [`BinningPolicy::second_pass_tiles`]; `nocs`: [`BinningPolicy::class_steps`] off; `csN`: [`BinningPolicy::class_step_runs`]; `vcN`: [`BinningPolicy::value_chunk`]; `lbN`: the look-back window; `hgN`: the upfront
     /// histogram's workgroups; `hwN`: [`BinningPolicy::histogram_workgroup`]; `foldN`: [`BinningPolicy::fold_max_tiles`]; `totN`: [`BinningPolicy::totals_max_tiles`]; `ticket`, `noticket`: [`BinningPolicy::tickets`]; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
-    /// `clocks`: [`BinningPolicy::phase_clocks`]; `timeline`: [`BinningPolicy::timeline`] (with the clocks); `skipN`: [`BinningPolicy::debug_skip`],
+    /// `clocks`: [`BinningPolicy::phase_clocks`]; `timeline`: [`BinningPolicy::timeline`] (`xclocksxtimeline` both); `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
         let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks][xtimeline][xskipN], e.g. 256x20 or autox15)"));
@@ -495,10 +496,7 @@ impl BinningPolicy {
                 ("noticket", _) => p.tickets = Some(false),
                 ("hscalar", _) => p.histogram_scalar_loads = true,
                 ("clocks", _) => p.phase_clocks = true,
-                ("timeline", _) => {
-                    p.phase_clocks = true;
-                    p.timeline = true;
-                }
+                ("timeline", _) => p.timeline = true,
                 (_, Some(n)) => p.debug_skip = n.parse().map_err(|_| bad())?,
                 _ => return Err(bad()),
             }
@@ -766,7 +764,8 @@ impl BinningPass {
             kernel.shader,
             if partitioned { "_part" } else { "" },
             match (p.timeline, p.phase_clocks) {
-                (true, _) => "_timeline",
+                (true, true) => "_clock_timeline",
+                (true, false) => "_timeline",
                 (false, true) => "_clock",
                 _ => "",
             },
@@ -862,7 +861,8 @@ impl BinningPass {
         let skip = if self.debug_skip != 0 { format!(", skip {}", self.debug_skip) } else { String::new() };
         let tiles = if self.tickets { "" } else { ", index tiles" };
         let clocks = match (self.phase_clocks, self.timeline) {
-            (_, true) => ", clocks, timeline",
+            (true, true) => ", clocks, timeline",
+            (false, true) => ", timeline",
             (true, false) => ", clocks",
             _ => "",
         };
@@ -950,7 +950,7 @@ mod tests {
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);
         }
         assert_eq!(BinningPolicy::parse("64x4xclocksxpart").unwrap().label(), "64x4xpartxclocks");
-        assert_eq!(BinningPolicy::parse("autoxautoxtimeline").unwrap().label(), "autoxautoxclocksxtimeline");
+        assert_eq!(BinningPolicy::parse("autoxautoxtimeline").unwrap().label(), "autoxautoxtimeline");
         assert_eq!(BinningPolicy::parse("autoxautoxclocksxtimelinexskip8454400").unwrap().label(), "autoxautoxclocksxtimelinexskip8454400");
         for bad in ["0x15", "384x0", "x15", "384", "384x15xsmatch", "384xq", "384x15xballotsxpart", "384x15xhg0", "384x15xhgx", "384x15xcr", "384x15xvc0", "384x15xvc", "384x15xtot", "384x15xtotx"] {
             assert!(BinningPolicy::parse(bad).is_err(), "{bad}");
