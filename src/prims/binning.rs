@@ -152,8 +152,8 @@ pub struct BinningPolicy {
     /// has VK_KHR_shader_clock's device clock and VK_NV_shader_sm_builtins (timing experiments):
     /// every tile's SM and the device and SM clocks at each of its phase ends
     /// ([`TIMELINE_WORDS`] words a tile after the pass's state, read with [`tile_timeline`]).
-    /// Apart from [`Self::phase_clocks`], whose registers would change the pass's occupancy
-    /// (on the H100 they left it one workgroup an SM); both together are allowed.
+    /// Independent of [`Self::phase_clocks`] (`xclocksxtimeline` takes both), whose registers
+    /// change the pass's occupancy: with them the pass ran one workgroup an SM on the H100.
     #[serde(default)]
     pub timeline: bool,
     /// Stage every word plane of a tile (key words, value words) in shared memory at once,
