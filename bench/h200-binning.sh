@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 # The driver's SASS of the largest pipeline a command compiles (from a fresh disk cache, read
@@ -1590,6 +1590,27 @@ if want held51; then
   timeout 100 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy auto,$(h 4),$(h 7),auto,$(h 7) --trials 10 --json "$OUT/held51-split.json" > "$OUT/held51-split.md" 2>&1
   timeout 150 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,$(h 7),auto,$(h 7) --trials 10 --json "$OUT/held51-pairs28.json" > "$OUT/held51-pairs28.md" 2>&1
   pair_regs $B auto,$(h 7) held51-regs.md
+fi
+# Session 52: the look-back's spans (default) against none (`xnospan`), alternated, with the
+# registers of both: u32 pairs at 2^26 and 2^28, keys and the stable 256-way multisplit of
+# pairs at 2^26, and the lean timeline of pairs at 2^26 with and without (how long the
+# look-back phase takes). spans52b: keys and the multisplit of pairs at 2^28, then selftest
+# (its checks of debug bits 9 and 10 and `xnospan` at width 32).
+if want spans52; then
+  N=autoxautoxnospan
+  timeout 100 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,$N,auto,$N --trials 10 --json "$OUT/spans52-pairs.json" > "$OUT/spans52-pairs.md" 2>&1
+  timeout 80 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy auto,$N,auto,$N --trials 10 --json "$OUT/spans52-keys.json" > "$OUT/spans52-keys.md" 2>&1
+  timeout 80 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy auto,$N,auto,$N --trials 10 --json "$OUT/spans52-split.json" > "$OUT/spans52-split.md" 2>&1
+  timeout 60 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy autoxautoxtimeline,autoxautoxtimelinexnospan --trials 5 --json "$OUT/spans52-timeline.json" > "$OUT/spans52-timeline.md" 2>&1
+  timeout 150 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,$N,auto --trials 10 --json "$OUT/spans52-pairs28.json" > "$OUT/spans52-pairs28.md" 2>&1
+  pair_regs $B auto,$N spans52-regs.md
+  stats_of $B "$RE_PASSES" spans52-regs-all.md auto,$N
+fi
+if want spans52b; then
+  N=autoxautoxnospan
+  timeout 130 $B bench sort --n 2^28 --key u32 --values 0 --binning-policy auto,$N,auto --trials 10 --json "$OUT/spans52-keys28.json" > "$OUT/spans52-keys28.md" 2>&1
+  timeout 130 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy auto,$N,auto --trials 10 --json "$OUT/spans52-split28.json" > "$OUT/spans52-split28.md" 2>&1
+  timeout 200 $B selftest > "$OUT/spans52-selftest.md" 2>&1
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"

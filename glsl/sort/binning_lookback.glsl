@@ -3,8 +3,8 @@
 // fallback (step 3 of the outline there).
 
 // Step 3: the look-back, bucket by bucket: the thread that owns bucket d walks back over the
-// earlier tiles' words for d, LB_WINDOW tiles per round (independent loads, one latency),
-// adding aggregates until an inclusive prefix, and posts this tile's inclusive count for d at
+// earlier tiles' words for d, LB_WINDOW words per round (independent loads, one latency),
+// adding aggregates and spans (below) until an inclusive prefix, and posts this tile's inclusive count for d at
 // once. No barriers while walking. A bucket whose walk meets a tile that stays not ready
 // reports it; the workgroup then recomputes the most recent such tile (decoupled fallback,
 // which needs the whole workgroup), and the walks go on. Leaves in s_glob[d] the global index
@@ -28,35 +28,68 @@ const bool PREFETCH = true;
 const bool PREFETCH = false;
 #endif
 
-// The words of bucket d of the LB_WINDOW tiles from `look` back (independent loads).
-void load_window(uint d, uint look, out uint w[LB_WINDOW]) {
+// Spans (on by default; policy flag `xnospan` off, spec constant LB_SPANS). At two tiles an SM
+// a walk met about 35 tiles not yet inclusive (H100, u32 pairs at 2^26: the newest tile done
+// looking back was a median 35 before a tile's own look-back began), so it took 4-5 rounds of
+// one load latency each, 3.3 us of a 17.8 us tile. A tile whose first round takes LB_WINDOW
+// earlier tiles' counts and no inclusive prefix raises its word from AGGREGATE to SPAN: its
+// own count in bits 0..13 and the sum of those LB_WINDOW counts in bits 14..29 (posted only
+// where that sum fits 16 bits; tiles under 16,384 elements). A later walk that meets a span
+// takes SPAN_LEN tiles at once and reads its next round's words SPAN_LEN tiles apart, so a
+// round covers up to LB_WINDOW * SPAN_LEN tiles while the spans last; at an aggregate it goes
+// back to one tile a word. Every word still holds its tile's own count, so a tile's first
+// round takes a span as an aggregate (its own span must cover exactly LB_WINDOW tiles).
+layout(constant_id = 19) const uint LB_SPANS = 1;
+const uint SPAN_LEN = LB_WINDOW + 1u;
+bool spans_on() { return LB_SPANS != 0u && tile_size() < 16384u; }
+uint span_max() { return (DEBUG_SKIP & 1024u) != 0u ? 1023u : 0xFFFFu; }
+
+// The words of bucket d of LB_WINDOW tiles from `look` back, `stride` tiles apart
+// (independent loads).
+void load_window(uint d, uint look, uint stride, out uint w[LB_WINDOW]) {
     [[unroll]] for (uint i = 0u; i < LB_WINDOW; ++i) {
-        // Before tile 0: an empty inclusive prefix.
-        w[i] = i <= look ? atomicLoad(state[STATE_BASE + (look - i) * 256u + d], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed)
-                         : (INCLUSIVE << 30);
+        // Before tile 0: an empty inclusive prefix (no walk takes it: tile 0's word is inclusive).
+        uint back = i * stride;
+        w[i] = back <= look ? atomicLoad(state[STATE_BASE + (look - back) * 256u + d], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed)
+                            : (INCLUSIVE << 30);
     }
 }
 
-// Takes a window's words (from tile `look` back) in order, up to the first not-ready tile or
-// an inclusive prefix, adding them into `sum`; returns the tiles taken, `found` when an
-// inclusive prefix was among them. Unrolled with flags rather than a break, so w[] stays in
-// registers.
-uint take_window(uint w[LB_WINDOW], uint look, inout uint sum, out bool found) {
+// Takes a window's words in order (read from tile `look` back, one tile apart, or SPAN_LEN
+// where `strided`), adding their counts into `sum` and moving `look` to the next tile to take,
+// up to a not-ready (or forced) tile, an inclusive prefix (`found`) or a word that ends the
+// window's stride: an aggregate in a strided window, a span (taken whole) in a contiguous
+// one. `first`: the tile's first round, which takes spans as aggregates. Returns the words
+// taken; `strided` becomes the next round's stride (the last word taken was a span). Unrolled
+// with flags rather than a break, so w[] stays in registers.
+uint take_window(uint w[LB_WINDOW], inout uint look, inout uint sum, inout bool strided, bool first, out bool found) {
     uint i = 0u;
-    bool open = true;
+    bool open = true, next = strided;
     found = false;
     [[unroll]] for (uint k = 0u; k < LB_WINDOW; ++k) {
         uint st = w[k] >> 30;
-        if (open && (st == NOT_READY || (k <= look && forced(look - k)))) open = false;
+        if (open && (st == NOT_READY || forced(look))) open = false;
         if (open) {
-            sum += w[k] & 0x3FFFFFFFu;
             i += 1u;
             if (st == INCLUSIVE) {
+                sum += w[k] & 0x3FFFFFFFu;
                 open = false;
                 found = true;
+            } else if (st == SPAN && !first) {
+                sum += (w[k] & 0x3FFFu) + ((w[k] >> 14) & 0xFFFFu);
+                look -= SPAN_LEN;
+                open = strided;
+                next = true;
+            } else {
+                // An aggregate, or a span taken as one (its own count).
+                sum += w[k] & (st == SPAN ? 0x3FFFu : 0x3FFFFFFFu);
+                look -= 1u;
+                open = !strided;
+                next = st == SPAN;
             }
         }
     }
+    strided = next;
 #ifdef CLOCKS
     lb_count[i > 0u ? 0u : 1u] += 1u;
     lb_count[2] += i;
@@ -64,23 +97,30 @@ uint take_window(uint w[LB_WINDOW], uint look, inout uint sum, out bool found) {
     return i;
 }
 
-// Walks bucket d back from tile `look`, adding into `sum`; true when an inclusive prefix was
-// reached, false when tile `look` stayed not ready for SPIN_LIMIT rounds (or is forced).
-bool walk(uint d, inout uint look, inout uint sum) {
+// Walks bucket d of `tile` back from tile `look`, adding into `sum`; true when an inclusive
+// prefix was reached, false when tile `look` stayed not ready for SPIN_LIMIT rounds (or is
+// forced). Posts the tile's span for d after a full first round (`own`: its count of d).
+bool walk(uint tile, uint d, uint own, inout uint look, inout uint sum, inout bool strided) {
     uint spins = 0u;
     for (;;) {
+        bool first = spans_on() && look + 1u == tile;
         uint w[LB_WINDOW];
-        load_window(d, look, w);
+        load_window(d, look, strided ? SPAN_LEN : 1u, w);
         bool found;
-        uint i = take_window(w, look, sum, found);
+        uint i = take_window(w, look, sum, strided, first, found);
         if (found) return true;
+        if (first && i == LB_WINDOW && sum <= span_max()) post(tile, d, SPAN, (sum << 14) | own);
         if (i > 0u) {
-            look -= i;
             spins = 0u;
         } else if (++spins >= SPIN_LIMIT || forced(look)) {
             return false;
         }
     }
+}
+
+// A tile's inclusive prefix of bucket d (debug bit 9: tile 0's alone, so walks go to tile 0).
+void post_inclusive(uint tile, uint d, uint prefix) {
+    if ((DEBUG_SKIP & 512u) == 0u || tile == 0u) post(tile, d, INCLUSIVE, prefix);
 }
 
 void look_back(uint tile, uint hist[BPT], uint pre[LB_WINDOW]) {
@@ -99,7 +139,8 @@ void look_back(uint tile, uint hist[BPT], uint pre[LB_WINDOW]) {
     if (lid == 0u) lb_start = clock2x32ARB().x;
 #endif
     uint look[BPT], sum[BPT];
-    uint done = 0u;  // bit k: bucket lid + k * wg is complete (or not this thread's)
+    uint done = 0u;     // bit k: bucket lid + k * wg is complete (or not this thread's)
+    uint strided = 0u;  // bit k: bucket lid + k * wg's next round reads spans (take_window)
     [[unroll]] for (uint k = 0u; k < BPT; ++k) {
         uint d = lid + k * wg;
         look[k] = tile - 1u;
@@ -107,12 +148,15 @@ void look_back(uint tile, uint hist[BPT], uint pre[LB_WINDOW]) {
         if (d >= 256u || tile == 0u) done |= 1u << k;
     }
     // The window read ahead (PREFETCH) is the first round of bucket lid's walk.
+    // (Its round is no first round of take_window's: it posts no span. Such passes have a
+    // tile an SM at most, so their walks are short.)
     if (PREFETCH && (done & 1u) == 0u) {
-        bool found;
-        look[0] -= take_window(pre, look[0], sum[0], found);
+        bool found, str = false;
+        take_window(pre, look[0], sum[0], str, false, found);
+        if (str) strided |= 1u;
         if (found) {
             done |= 1u;
-            post(tile, lid, INCLUSIVE, sum[0] + hist[0]);
+            post_inclusive(tile, lid, sum[0] + hist[0]);
         }
     }
     uint fallbacks = 0u;  // s_stuck[0] was cleared when the tile was taken
@@ -126,9 +170,12 @@ void look_back(uint tile, uint hist[BPT], uint pre[LB_WINDOW]) {
         [[unroll]] for (uint k = 0u; k < BPT; ++k) {
             uint d = lid + k * wg;
             if ((done & (1u << k)) != 0u) continue;
-            if (walk(d, look[k], sum[k])) {
+            bool str = (strided & (1u << k)) != 0u;
+            bool complete = walk(tile, d, hist[k], look[k], sum[k], str);
+            strided = str ? strided | (1u << k) : strided & ~(1u << k);
+            if (complete) {
                 done |= 1u << k;
-                post(tile, d, INCLUSIVE, sum[k] + hist[k]);
+                post_inclusive(tile, d, sum[k] + hist[k]);
             } else {
                 atomicMax(s_stuck[cur], look[k] + 1u);
             }
@@ -175,10 +222,11 @@ void look_back(uint tile, uint hist[BPT], uint pre[LB_WINDOW]) {
 #ifdef FOLD
                     at_zero |= 1u << k;
 #else
-                    post(tile, d, INCLUSIVE, sum[k] + hist[k]);
+                    post_inclusive(tile, d, sum[k] + hist[k]);
 #endif
                 } else {
                     look[k] = t - 1u;
+                    strided &= ~(1u << k);  // an aggregate taken: one tile a word next
                 }
             }
         }
@@ -196,7 +244,7 @@ void look_back(uint tile, uint hist[BPT], uint pre[LB_WINDOW]) {
             uint d = lid + k * wg;
             if (d < 256u && (at_zero & (1u << k)) != 0u) {
                 sum[k] += s_glob[d];
-                post(tile, d, INCLUSIVE, sum[k] + hist[k]);
+                post_inclusive(tile, d, sum[k] + hist[k]);
             }
         }
         barrier();
