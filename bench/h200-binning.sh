@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 # The driver's SASS of the largest pipeline a command compiles (from a fresh disk cache, read
@@ -1611,6 +1611,22 @@ if want spans52b; then
   timeout 130 $B bench sort --n 2^28 --key u32 --values 0 --binning-policy auto,$N,auto --trials 10 --json "$OUT/spans52-keys28.json" > "$OUT/spans52-keys28.md" 2>&1
   timeout 130 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy auto,$N,auto --trials 10 --json "$OUT/spans52-split28.json" > "$OUT/spans52-split28.md" 2>&1
   timeout 200 $B selftest > "$OUT/spans52-selftest.md" 2>&1
+fi
+# Session 52's second form of the spans (any walk's contiguous round of aggregates posts its
+# first tile's span; the first form, where a tile posted its own after its first round, lost
+# 3-4% on an H100: spans52): the build before spans (target/exp/vkprims-base, 9bba035) against
+# this one with and without spans, alternated: u32 pairs at 2^26 (twice) and 2^28, keys and
+# the stable 256-way multisplit of pairs at 2^26; the lean timelines; registers.
+if want spans52v2; then
+  N=autoxautoxnospan; BASE=./target/exp/vkprims-base
+  bb() { local name=$1 t=$2; shift 2; echo "== base" >> "$OUT/$name.md"; timeout $t $BASE bench "$@" --binning-policy auto --json "$OUT/$name-base.json" >> "$OUT/$name.md" 2>&1; echo "== new" >> "$OUT/$name.md"; timeout $((2 * t)) $B bench "$@" --binning-policy auto,$N --json "$OUT/$name-new.json" >> "$OUT/$name.md" 2>&1; }
+  bb v2-pairs-1 40 sort --n 2^26 --key u32 --values 4 --trials 10
+  bb v2-pairs-2 40 sort --n 2^26 --key u32 --values 4 --trials 10
+  bb v2-keys 40 sort --n 2^26 --key u32 --values 0 --trials 10
+  bb v2-split 40 multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --trials 10
+  bb v2-pairs28 60 sort --n 2^28 --key u32 --values 4 --trials 10
+  timeout 60 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy autoxautoxtimeline,autoxautoxtimelinexnospan --trials 5 --json "$OUT/v2-timeline.json" > "$OUT/v2-timeline.md" 2>&1
+  pair_regs $B auto,$N v2-regs.md
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"

@@ -274,8 +274,8 @@ struct BenchArgs {
     /// a keys-only sort over every key bit stable (by default it ranks with atomics: no order
     /// among equal keys can show there, and from 4,096 tiles, `xcrN` for N, the second pass
     /// ranks with atomics in class rounds, the first pass's buckets in order; for keys alone the later passes whose classes, n >> 8p keys for pass p, average at least `xcsN` = 2 subgroup runs (0: every later pass) rank in class steps instead (not in sorts without an upfront histogram, `xtotN`), a subgroup's run of elements that share every earlier digit with atomics; `xnocs` turns that off); `xlbN` reads N earlier tiles per look-back round (default 8);
-    /// `xnospan` turns off the look-back's spans (a tile's word that also sums the N tiles
-    /// before it, so later walks take N + 1 tiles a word);
+    /// `xnospan` turns off the look-back's spans (a tile's word that also sums the N - 1 tiles
+    /// before it, so later walks take N tiles a word);
     /// `xhgN` runs the upfront histogram on N workgroups (default 2048) and `xhwN` on
     /// workgroups of N invocations (default 128); `xfoldN`: passes of at most N tiles have
     /// their tile 0 scan the digit offsets (default: a sort's own passes only where they take totals, `xtotN`; the multisplit's up to 512 tiles of keys, 256 with values; 0: never); `xtotN`: a sort whose

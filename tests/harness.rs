@@ -316,8 +316,8 @@ fn lookback_spans_shorten_walks() {
     // With every walk going to tile 0 (debug bit 9), each of invocation 0's four buckets
     // (digits 0, 64, 128 and 192 at workgroups of 64: about two keys a tile, so their spans'
     // sums fit) takes a round per 8 tiles without spans, about tiles / 16 rounds a tile on
-    // average; with them a round takes up to 8 spans of 9 tiles once the tile's first round
-    // is past. Counted by the phase clocks (lavapipe has them; it gave 99 rounds a tile
+    // average; with them a round takes up to 8 spans of 8 tiles (any walk's round of 8
+    // aggregates posts one). Counted by the phase clocks (lavapipe has them; it gave 99 rounds a tile
     // without spans and 20 with).
     let ctx = common::ctx();
     if !ctx.capabilities().shader_clock {

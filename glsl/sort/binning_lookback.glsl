@@ -31,17 +31,16 @@ const bool PREFETCH = false;
 // Spans (on by default; policy flag `xnospan` off, spec constant LB_SPANS). At two tiles an SM
 // a walk met about 35 tiles not yet inclusive (H100, u32 pairs at 2^26: the newest tile done
 // looking back was a median 35 before a tile's own look-back began), so it took 4-5 rounds of
-// one load latency each, 3.3 us of a 17.8 us tile. A tile whose first round takes LB_WINDOW
-// earlier tiles' counts and no inclusive prefix raises its word from AGGREGATE to SPAN: its
-// own count in bits 0..13 and the sum of those LB_WINDOW counts in bits 14..29 (posted only
-// where that sum fits 16 bits; tiles under 16,384 elements). A later walk that meets a span
-// takes SPAN_LEN tiles at once and reads its next round's words SPAN_LEN tiles apart, so a
-// round covers up to LB_WINDOW * SPAN_LEN tiles while the spans last; at an aggregate it goes
-// back to one tile a word. Every word still holds its tile's own count, so a tile's first
-// round takes a span as an aggregate (its own span must cover exactly LB_WINDOW tiles).
+// one load latency each, 3.3 us of a 17.8 us tile. A walk whose contiguous round takes the
+// counts of LB_WINDOW tiles p, p - 1, ... raises tile p's word from AGGREGATE to SPAN: p's own
+// count in bits 0..13 and the sum of the other LB_WINDOW - 1 in bits 14..29 (where it fits 16
+// bits; tiles under 16,384 elements). Any walk may post it (every walk that reads those words
+// computes the same span), so the tiles far behind the walks' starts, which many walks have
+// read, have spans. A walk that meets a span takes its LB_WINDOW tiles at once and reads its
+// next round's words LB_WINDOW tiles apart, so a round covers up to LB_WINDOW^2 tiles while
+// the spans last; at an aggregate it goes back to one tile a word.
 layout(constant_id = 19) const uint LB_SPANS = 1;
-const uint SPAN_LEN = LB_WINDOW + 1u;
-bool spans_on() { return LB_SPANS != 0u && tile_size() < 16384u; }
+bool spans_on() { return LB_SPANS != 0u && LB_WINDOW >= 2u && tile_size() < 16384u; }
 uint span_max() { return (DEBUG_SKIP & 1024u) != 0u ? 1023u : 0xFFFFu; }
 
 // The words of bucket d of LB_WINDOW tiles from `look` back, `stride` tiles apart
@@ -55,14 +54,13 @@ void load_window(uint d, uint look, uint stride, out uint w[LB_WINDOW]) {
     }
 }
 
-// Takes a window's words in order (read from tile `look` back, one tile apart, or SPAN_LEN
+// Takes a window's words in order (read from tile `look` back, one tile apart, or LB_WINDOW
 // where `strided`), adding their counts into `sum` and moving `look` to the next tile to take,
 // up to a not-ready (or forced) tile, an inclusive prefix (`found`) or a word that ends the
 // window's stride: an aggregate in a strided window, a span (taken whole) in a contiguous
-// one. `first`: the tile's first round, which takes spans as aggregates. Returns the words
-// taken; `strided` becomes the next round's stride (the last word taken was a span). Unrolled
-// with flags rather than a break, so w[] stays in registers.
-uint take_window(uint w[LB_WINDOW], inout uint look, inout uint sum, inout bool strided, bool first, out bool found) {
+// one. Returns the words taken; `strided` becomes the next round's stride (the last word
+// taken was a span). Unrolled with flags rather than a break, so w[] stays in registers.
+uint take_window(uint w[LB_WINDOW], inout uint look, inout uint sum, inout bool strided, out bool found) {
     uint i = 0u;
     bool open = true, next = strided;
     found = false;
@@ -75,17 +73,16 @@ uint take_window(uint w[LB_WINDOW], inout uint look, inout uint sum, inout bool 
                 sum += w[k] & 0x3FFFFFFFu;
                 open = false;
                 found = true;
-            } else if (st == SPAN && !first) {
+            } else if (st == SPAN) {
                 sum += (w[k] & 0x3FFFu) + ((w[k] >> 14) & 0xFFFFu);
-                look -= SPAN_LEN;
+                look -= LB_WINDOW;
                 open = strided;
                 next = true;
             } else {
-                // An aggregate, or a span taken as one (its own count).
-                sum += w[k] & (st == SPAN ? 0x3FFFu : 0x3FFFFFFFu);
+                sum += w[k] & 0x3FFFFFFFu;
                 look -= 1u;
                 open = !strided;
-                next = st == SPAN;
+                next = false;
             }
         }
     }
@@ -97,19 +94,23 @@ uint take_window(uint w[LB_WINDOW], inout uint look, inout uint sum, inout bool 
     return i;
 }
 
-// Walks bucket d of `tile` back from tile `look`, adding into `sum`; true when an inclusive
-// prefix was reached, false when tile `look` stayed not ready for SPIN_LIMIT rounds (or is
-// forced). Posts the tile's span for d after a full first round (`own`: its count of d).
-bool walk(uint tile, uint d, uint own, inout uint look, inout uint sum, inout bool strided) {
+// Walks bucket d back from tile `look`, adding into `sum`; true when an inclusive prefix was
+// reached, false when tile `look` stayed not ready for SPIN_LIMIT rounds (or is forced). A
+// contiguous round of LB_WINDOW aggregates posts the span of its first tile.
+bool walk(uint d, inout uint look, inout uint sum, inout bool strided) {
     uint spins = 0u;
     for (;;) {
-        bool first = spans_on() && look + 1u == tile;
         uint w[LB_WINDOW];
-        load_window(d, look, strided ? SPAN_LEN : 1u, w);
+        uint from = look, before = sum;
+        bool contiguous = !strided;
+        load_window(d, look, strided ? LB_WINDOW : 1u, w);
         bool found;
-        uint i = take_window(w, look, sum, strided, first, found);
+        uint i = take_window(w, look, sum, strided, found);
         if (found) return true;
-        if (first && i == LB_WINDOW && sum <= span_max()) post(tile, d, SPAN, (sum << 14) | own);
+        // All aggregates: the round ended at no span (else `strided`) and took them all.
+        uint own = w[0] & 0x3FFFu, rest = sum - before - own;
+        if (spans_on() && contiguous && !strided && i == LB_WINDOW && rest <= span_max())
+            post(from, d, SPAN, (rest << 14) | own);
         if (i > 0u) {
             spins = 0u;
         } else if (++spins >= SPIN_LIMIT || forced(look)) {
@@ -148,11 +149,10 @@ void look_back(uint tile, uint hist[BPT], uint pre[LB_WINDOW]) {
         if (d >= 256u || tile == 0u) done |= 1u << k;
     }
     // The window read ahead (PREFETCH) is the first round of bucket lid's walk.
-    // (Its round is no first round of take_window's: it posts no span. Such passes have a
-    // tile an SM at most, so their walks are short.)
+    // (It posts no span: such passes have a tile an SM at most, so their walks are short.)
     if (PREFETCH && (done & 1u) == 0u) {
         bool found, str = false;
-        take_window(pre, look[0], sum[0], str, false, found);
+        take_window(pre, look[0], sum[0], str, found);
         if (str) strided |= 1u;
         if (found) {
             done |= 1u;
@@ -171,7 +171,7 @@ void look_back(uint tile, uint hist[BPT], uint pre[LB_WINDOW]) {
             uint d = lid + k * wg;
             if ((done & (1u << k)) != 0u) continue;
             bool str = (strided & (1u << k)) != 0u;
-            bool complete = walk(tile, d, hist[k], look[k], sum[k], str);
+            bool complete = walk(d, look[k], sum[k], str);
             strided = str ? strided | (1u << k) : strided & ~(1u << k);
             if (complete) {
                 done |= 1u << k;

@@ -113,9 +113,10 @@ pub struct BinningPolicy {
     /// Earlier tiles a look-back round reads per bucket (1 to 64; default 8).
     #[serde(default = "default_window")]
     pub lookback_window: u32,
-    /// Look-back spans (on by default; `xnospan` off): a tile whose first look-back round took
-    /// `lookback_window` earlier tiles' counts and no inclusive prefix posts their sum beside
-    /// its own count, and later walks take such a word as `lookback_window + 1` tiles at once
+    /// Look-back spans (on by default; `xnospan` off): a walk whose round took the counts of
+    /// `lookback_window` consecutive tiles posts, in the first one's word, the sum of the
+    /// others beside its own count, and later walks take such a word as `lookback_window`
+    /// tiles at once, reading their next words that far apart
     /// (glsl/sort/binning_lookback.glsl). At two tiles an SM a walk met about 35 tiles not yet
     /// inclusive (H100, u32 pairs at 2^26), 4-5 rounds of one load latency each.
     #[serde(default = "default_spans")]
