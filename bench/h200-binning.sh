@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 # The driver's SASS of the largest pipeline a command compiles (from a fresh disk cache, read
@@ -1627,6 +1627,25 @@ if want spans52v2; then
   bb v2-pairs28 60 sort --n 2^28 --key u32 --values 4 --trials 10
   timeout 60 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy autoxautoxtimeline,autoxautoxtimelinexnospan --trials 5 --json "$OUT/v2-timeline.json" > "$OUT/v2-timeline.md" 2>&1
   pair_regs $B auto,$N v2-regs.md
+fi
+# Session 52, third call: spans52v2 found the new build without spans (2.352 ms) faster than
+# the build before (2.412) for pairs at 2^26, but keys 11-13% slower with or without spans.
+# This build keeps every span instruction out of the pipeline where they are off (spans_on()
+# guards); target/exp/vkprims-f965219 is the second form as it ran there. Rows alternate the
+# builds: pairs at 2^26 twice, keys and the stable 256-way multisplit of pairs at 2^26,
+# registers of every digit pass (whole lines), then pairs at 2^28 as time allows.
+if want spans52v3; then
+  N=autoxautoxnospan; BASE=./target/exp/vkprims-base; F=./target/exp/vkprims-f965219
+  row() { local name=$1 bin=$2 pol=$3; shift 3; echo "== $bin $pol" >> "$OUT/$name.md"; timeout 60 $bin bench "$@" --binning-policy $pol --json "$OUT/$name-$(basename $bin)-$pol.json" >> "$OUT/$name.md" 2>&1; }
+  for r in 1 2; do
+    for x in "$BASE auto" "$F auto" "$B auto" "$B $N"; do row v3-pairs-$r $x sort --n 2^26 --key u32 --values 4 --trials 10; done
+  done
+  for x in "$BASE auto" "$B auto" "$B $N" "$BASE auto"; do row v3-keys $x sort --n 2^26 --key u32 --values 0 --trials 10; done
+  for x in "$BASE auto" "$B auto" "$B $N"; do row v3-split $x multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --trials 10; done
+  for x in "$BASE auto" "$B auto,$N"; do
+    timeout 90 ${x% *} pipelines --stats --binning-policy ${x#* } | grep -E "$RE_PASSES" | sed -E 's/ \| (Binary Size|Stack Size|Local Memory Size): [0-9]+//g' >> "$OUT/v3-regs.md" 2>&1
+  done
+  for x in "$BASE auto" "$B auto" "$B $N"; do row v3-pairs28 $x sort --n 2^28 --key u32 --values 4 --trials 10; done
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"

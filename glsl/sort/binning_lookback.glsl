@@ -73,7 +73,7 @@ uint take_window(uint w[LB_WINDOW], inout uint look, inout uint sum, inout bool 
                 sum += w[k] & 0x3FFFFFFFu;
                 open = false;
                 found = true;
-            } else if (st == SPAN) {
+            } else if (spans_on() && st == SPAN) {
                 sum += (w[k] & 0x3FFFu) + ((w[k] >> 14) & 0xFFFFu);
                 look -= LB_WINDOW;
                 open = strided;
@@ -101,16 +101,18 @@ bool walk(uint d, inout uint look, inout uint sum, inout bool strided) {
     uint spins = 0u;
     for (;;) {
         uint w[LB_WINDOW];
-        uint from = look, before = sum;
+        uint before = sum;
         bool contiguous = !strided;
         load_window(d, look, strided ? LB_WINDOW : 1u, w);
         bool found;
         uint i = take_window(w, look, sum, strided, found);
         if (found) return true;
-        // All aggregates: the round ended at no span (else `strided`) and took them all.
-        uint own = w[0] & 0x3FFFu, rest = sum - before - own;
-        if (spans_on() && contiguous && !strided && i == LB_WINDOW && rest <= span_max())
-            post(from, d, SPAN, (rest << 14) | own);
+        // All aggregates: the round ended at no span (else `strided`) and took them all, so
+        // the round began at tile look + LB_WINDOW.
+        if (spans_on() && contiguous && !strided && i == LB_WINDOW) {
+            uint own = w[0] & 0x3FFFu, rest = sum - before - own;
+            if (rest <= span_max()) post(look + LB_WINDOW, d, SPAN, (rest << 14) | own);
+        }
         if (i > 0u) {
             spins = 0u;
         } else if (++spins >= SPIN_LIMIT || forced(look)) {
@@ -170,7 +172,7 @@ void look_back(uint tile, uint hist[BPT], uint pre[LB_WINDOW]) {
         [[unroll]] for (uint k = 0u; k < BPT; ++k) {
             uint d = lid + k * wg;
             if ((done & (1u << k)) != 0u) continue;
-            bool str = (strided & (1u << k)) != 0u;
+            bool str = spans_on() && (strided & (1u << k)) != 0u;
             bool complete = walk(d, look[k], sum[k], str);
             strided = str ? strided | (1u << k) : strided & ~(1u << k);
             if (complete) {
