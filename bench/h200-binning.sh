@@ -1591,7 +1591,10 @@ if want held51; then
   timeout 150 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,$(h 7),auto,$(h 7) --trials 10 --json "$OUT/held51-pairs28.json" > "$OUT/held51-pairs28.md" 2>&1
   pair_regs $B auto,$(h 7) held51-regs.md
 fi
-# Session 52: the look-back's spans (default) against none (`xnospan`), alternated, with the
+# Session 52: the look-back's spans, not kept: steps spans52, spans52b, spans52v2 and spans52v3
+# need bench/results/h100/binning/session52/spans.patch applied (its `xnospan`, its debug bits
+# 9 and 10), and the v2/v3 steps the builds they name in target/exp (session52/RUNS.md).
+# Spans (default in the patch) against none (`xnospan`), alternated, with the
 # registers of both: u32 pairs at 2^26 and 2^28, keys and the stable 256-way multisplit of
 # pairs at 2^26, and the lean timeline of pairs at 2^26 with and without (how long the
 # look-back phase takes). spans52b: keys and the multisplit of pairs at 2^28, then selftest

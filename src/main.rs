@@ -261,7 +261,7 @@ struct BenchArgs {
     #[arg(long, value_delimiter = ',')]
     policy: Vec<String>,
     /// Binning-pass policies of sort, multisplit and permutation to compare, `auto` or
-    /// WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xnospan][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks][xtimeline][xskipN]
+    /// WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks][xtimeline][xskipN]
     /// (default: auto, 512x17 for a sort of 4-byte keys alone, 512x16 for the multisplit's 4-byte keys and for 4-byte pairs (their key and
     /// value planes through shared memory in sequence, the values read `xvcN` = 8 a lane at
     /// a time; `xnoseq`: both planes at once), 448x13 for
@@ -274,8 +274,6 @@ struct BenchArgs {
     /// a keys-only sort over every key bit stable (by default it ranks with atomics: no order
     /// among equal keys can show there, and from 4,096 tiles, `xcrN` for N, the second pass
     /// ranks with atomics in class rounds, the first pass's buckets in order; for keys alone the later passes whose classes, n >> 8p keys for pass p, average at least `xcsN` = 2 subgroup runs (0: every later pass) rank in class steps instead (not in sorts without an upfront histogram, `xtotN`), a subgroup's run of elements that share every earlier digit with atomics; `xnocs` turns that off); `xlbN` reads N earlier tiles per look-back round (default 8);
-    /// `xnospan` turns off the look-back's spans (a tile's word that also sums the N - 1 tiles
-    /// before it, so later walks take N tiles a word);
     /// `xhgN` runs the upfront histogram on N workgroups (default 2048) and `xhwN` on
     /// workgroups of N invocations (default 128); `xfoldN`: passes of at most N tiles have
     /// their tile 0 scan the digit offsets (default: a sort's own passes only where they take totals, `xtotN`; the multisplit's up to 512 tiles of keys, 256 with values; 0: never); `xtotN`: a sort whose
@@ -298,9 +296,7 @@ struct BenchArgs {
     /// makes the atomic ranking take a tile's steps last to first; bit 8 holds first-wave tiles
     /// back after posting their counts, 256 x bits 16..23 spin rounds: tiles S..2S-1 for S in
     /// bits 24..31, or with bit 12 the odd ones below 2S, or with bit 13 and `xtimeline` each
-    /// SM's second; with bit 14 too, that one waits until its SM's first has looked back;
-    /// bit 9 posts no inclusive look-back prefix but tile 0's, so every walk goes to tile 0
-    /// over aggregates and spans; bit 10 posts spans only of sums below 1,024).
+    /// SM's second; with bit 14 too, that one waits until its SM's first has looked back).
     #[arg(long, value_delimiter = ',')]
     binning_policy: Vec<String>,
     /// Rankings: stable, atomic (sort: an atomic first pass, unstable; permutation: stable =

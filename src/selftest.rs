@@ -222,17 +222,10 @@ pub fn sort_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -
     }
     // Peers matched by ballots (`xballots`: the default matches them in shared memory where
     // its rows fit, so this is the only check of the ballot steps at the device's width), and
-    // with late counts: pairs of 32- and 64-bit keys, keys alone. The look-back's spans: every
-    // walk to tile 0 over aggregates and spans (debug bit 9), spans only of small sums (bit 10:
-    // walks switch between strides), and none (`xnospan`).
-    for (key, value_bytes, policy) in [
-        (KeyType::U32, 4, "autoxautoxballots"),
-        (KeyType::I64, 8, "autoxautoxballots"),
-        (KeyType::F32, 0, "autoxautoxballotsxlate"),
-        (KeyType::U32, 4, "autoxautoxskip512"),
-        (KeyType::U32, 0, "autoxautoxskip1536"),
-        (KeyType::U32, 4, "autoxautoxnospan"),
-    ] {
+    // with late counts: pairs of 32- and 64-bit keys, keys alone.
+    for (key, value_bytes, policy) in
+        [(KeyType::U32, 4, "autoxautoxballots"), (KeyType::I64, 8, "autoxautoxballots"), (KeyType::F32, 0, "autoxautoxballotsxlate")]
+    {
         for n in [20_011u64, 1_000_003] {
             if n > max_n {
                 continue;

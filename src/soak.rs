@@ -231,7 +231,7 @@ fn draw_policy(rng: &mut StdRng, n: u64, clocks: bool) -> BinningPolicy {
         let wg = [64, 128, 192, 256, 320, 384, 448, 512][rng.random_range(0..8usize)];
         format!("{wg}x{}", rng.random_range(1..=24u32))
     };
-    let choices: [(f64, &[&str]); 19] = [
+    let choices: [(f64, &[&str]); 18] = [
         (0.2, &["xballots", "xballots", "xpart"]),
         (0.1, &["xplanes"]),
         (0.1, &["xkeep"]),
@@ -243,7 +243,6 @@ fn draw_policy(rng: &mut StdRng, n: u64, clocks: bool) -> BinningPolicy {
         (0.15, &["xcs0", "xcs1", "xcs4"]),
         (0.15, &["xvc1", "xvc3", "xvc5", "xvc16"]),
         (0.15, &["xlb1", "xlb2", "xlb4", "xlb16", "xlb64"]),
-        (0.1, &["xnospan"]),
         (0.1, &["xhg1", "xhg3", "xhg64"]),
         (0.1, &["xhw64", "xhw256"]),
         (0.15, &["xfold0", "xfold1", "xfold8", "xfold512"]),
@@ -265,12 +264,6 @@ fn draw_policy(rng: &mut StdRng, n: u64, clocks: bool) -> BinningPolicy {
     let mut p = BinningPolicy::parse(&s).expect("the soak draws only policies the parser reads");
     if rng.random_bool(0.15) {
         p.spin_limit = rng.random_range(1..=2);
-    }
-    if n < 50_000 && rng.random_bool(0.1) {
-        // Debug bit 9: no inclusive prefix but tile 0's, so every walk goes to tile 0 over
-        // spans and aggregates (its cost grows with the square of the tiles: small n only);
-        // with bit 10 spans only of sums below 1,024. Results stay right.
-        p.debug_skip |= 512 | if rng.random_bool(0.5) { 1024 } else { 0 };
     }
     if rng.random_bool(0.05) {
         // Debug bit 8: tiles S..2S-1 (or the odd ones below 2S) held back 256 spin rounds

@@ -310,34 +310,3 @@ fn phase_clocks() {
     assert!(BinningPolicy::parse("64x8xclock").is_err());
     common::assert_no_validation_messages(&ctx);
 }
-
-#[test]
-fn lookback_spans_shorten_walks() {
-    // With every walk going to tile 0 (debug bit 9), each of invocation 0's four buckets
-    // (digits 0, 64, 128 and 192 at workgroups of 64: about two keys a tile, so their spans'
-    // sums fit) takes a round per 8 tiles without spans, about tiles / 16 rounds a tile on
-    // average; with them a round takes up to 8 spans of 8 tiles (any walk's round of 8
-    // aggregates posts one). Counted by the phase clocks (lavapipe has them; it gave 99 rounds a tile
-    // without spans and 20 with).
-    let ctx = common::ctx();
-    if !ctx.capabilities().shader_clock {
-        return;
-    }
-    let rounds = |policy: &str| {
-        let mut s = sweep(Mode::PerTrial, Stop::Trials(1));
-        s.what = What::Sort;
-        s.sizes = vec![200_000];
-        s.keys = vec![vkprims::prims::sort::KeyType::U32];
-        s.values = vec![0];
-        s.descending = vec![false];
-        s.binning_policies = vec![Some(BinningPolicy::parse(policy).unwrap())];
-        let res = bench::run_sweep(&ctx, &s, &[], |_| {}).unwrap();
-        let sort = res.rows.iter().find(|r| r.primitive.starts_with("sort")).unwrap();
-        assert!(sort.valid(), "{policy}: {}", sort.validation);
-        sort.lookback[0].1
-    };
-    // 391 tiles of 512 keys: about 4 x 24 rounds a tile without spans.
-    let (with, without) = (rounds("64x8xclocksxskip512"), rounds("64x8xclocksxnospanxskip512"));
-    assert!(without > 80.0 && with < 0.35 * without, "rounds a tile: {with} with spans, {without} without");
-    common::assert_no_validation_messages(&ctx);
-}

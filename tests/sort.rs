@@ -498,38 +498,6 @@ fn lookback_windows() {
 }
 
 #[test]
-fn lookback_spans() {
-    // Every walk to tile 0 (debug bit 9: no inclusive prefix but tile 0's), so walks take
-    // spans and aggregates over many tiles: windows of 8, 3 and 1, spans only of sums below
-    // 1,024 (bit 10: with few distinct keys some buckets post spans and some do not, so walks
-    // switch strides), none (`xnospan`), forced fallbacks (a forced tile ends a window and
-    // posts no span), keys and pairs, 70 to 300 tiles.
-    let ctx = common::ctx();
-    let cases = [
-        ("64x9xskip512", 0, 40_009),
-        ("64x9xskip512", 3, 40_009),
-        ("64x9xskip1536", 0, 40_009),
-        ("64x9xskip1536", 5, 40_009),
-        ("64x9xlb3xskip512", 4, 40_009),
-        ("64x9xlb1xskip1536", 0, 40_009),
-        ("64x9xnospanxskip512", 3, 40_009),
-        ("128x5xskip1536", 0, 191_999),
-    ];
-    for (i, (policy, period, n)) in cases.into_iter().enumerate() {
-        let mut d = SortDesc::new(KeyType::U32, n);
-        d.policy = BinningPolicy::parse(policy).unwrap();
-        d.value_bytes = if i % 2 == 0 { 4 } else { 0 };
-        d.descending = i % 3 == 1;
-        d.force_fallback_period = period;
-        check(&d, KeyPattern::FewDistinct, 51 + i as u64);
-        check(&d, KeyPattern::Random, 61 + i as u64);
-    }
-    assert!(!BinningPolicy::parse("autoxautoxnospan").unwrap().lookback_spans && BinningPolicy::default().lookback_spans);
-    assert_eq!(BinningPolicy::parse("autoxautoxnospan").unwrap().label(), "autoxautoxnospan");
-    common::assert_no_validation_messages(&ctx);
-}
-
-#[test]
 fn all_planes_staged_at_once() {
     // `xplanes`: every word plane in shared memory before the look-back; 8-byte keys with
     // 8-byte values need four planes, so fewer items fit (lavapipe: 32 KiB).

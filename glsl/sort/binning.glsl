@@ -84,9 +84,7 @@ layout(constant_id = 8) const uint ATOMIC_RANK = 0;
 // uvec4 ballots at every width; bit 6 makes the atomic ranking take a tile's steps last to first,
 // so where a device's atomics happen to follow input order (lavapipe) equal buckets still leave it,
 // as they do on GPUs. Bit 8 (results stay right; see stagger below) holds some tiles of the first
-// wave back once their counts are posted. Bits 9 and 10 test the look-back's spans (results stay
-// right): bit 9 posts no inclusive prefix but tile 0's, so every walk goes back to tile 0 over
-// aggregates and spans; bit 10 posts spans only of predecessor sums below 1,024.
+// wave back once their counts are posted.
 layout(constant_id = 9) const uint DEBUG_SKIP = 0;
 // 1: every word plane of the tile (key words, then value words) is staged at once, plane p at
 // s_mem[p * tile_size()], before the look-back; the scatter then needs no per-element arrays
@@ -172,9 +170,7 @@ const uint STATE_BASE = 4u;
 const uint STATE_CLOCK_WORDS = 16u;
 uint clock_words_at() { return STATE_BASE + pc.num_tiles * 256u; }
 uint totals_at() { return clock_words_at() + STATE_CLOCK_WORDS; }
-// A look-back word's state, in its top two bits (posts only raise a word: atomicMax). SPAN:
-// binning_lookback.glsl.
-const uint NOT_READY = 0u, AGGREGATE = 1u, SPAN = 2u, INCLUSIVE = 3u;
+const uint NOT_READY = 0u, AGGREGATE = 1u, INCLUSIVE = 2u;
 const uint INVALID = 0xFFFFFFFFu;
 
 shared uint s_mem[STAGE_WORDS];  // counter rows, then one word plane of the tile
@@ -630,7 +626,7 @@ void binning_pass() {
     barrier();
     phase_end(2u);
     stamp(tile, 3u);
-    if (PREFETCH && tile != 0u && lid < 256u) load_window(lid, tile - 1u, 1u, pre);
+    if (PREFETCH && tile != 0u && lid < 256u) load_window(lid, tile - 1u, pre);
     uint w[ITEMS], got[ITEMS];
     if (STAGE_ALL != 0u || RELOAD != 0u) {
         stage_planes(tile);

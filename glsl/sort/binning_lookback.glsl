@@ -3,8 +3,8 @@
 // fallback (step 3 of the outline there).
 
 // Step 3: the look-back, bucket by bucket: the thread that owns bucket d walks back over the
-// earlier tiles' words for d, LB_WINDOW words per round (independent loads, one latency),
-// adding aggregates and spans (below) until an inclusive prefix, and posts this tile's inclusive count for d at
+// earlier tiles' words for d, LB_WINDOW tiles per round (independent loads, one latency),
+// adding aggregates until an inclusive prefix, and posts this tile's inclusive count for d at
 // once. No barriers while walking. A bucket whose walk meets a tile that stays not ready
 // reports it; the workgroup then recomputes the most recent such tile (decoupled fallback,
 // which needs the whole workgroup), and the walks go on. Leaves in s_glob[d] the global index
@@ -28,65 +28,35 @@ const bool PREFETCH = true;
 const bool PREFETCH = false;
 #endif
 
-// Spans (on by default; policy flag `xnospan` off, spec constant LB_SPANS). At two tiles an SM
-// a walk met about 35 tiles not yet inclusive (H100, u32 pairs at 2^26: the newest tile done
-// looking back was a median 35 before a tile's own look-back began), so it took 4-5 rounds of
-// one load latency each, 3.3 us of a 17.8 us tile. A walk whose contiguous round takes the
-// counts of LB_WINDOW tiles p, p - 1, ... raises tile p's word from AGGREGATE to SPAN: p's own
-// count in bits 0..13 and the sum of the other LB_WINDOW - 1 in bits 14..29 (where it fits 16
-// bits; tiles under 16,384 elements). Any walk may post it (every walk that reads those words
-// computes the same span), so the tiles far behind the walks' starts, which many walks have
-// read, have spans. A walk that meets a span takes its LB_WINDOW tiles at once and reads its
-// next round's words LB_WINDOW tiles apart, so a round covers up to LB_WINDOW^2 tiles while
-// the spans last; at an aggregate it goes back to one tile a word.
-layout(constant_id = 19) const uint LB_SPANS = 1;
-bool spans_on() { return LB_SPANS != 0u && LB_WINDOW >= 2u && tile_size() < 16384u; }
-uint span_max() { return (DEBUG_SKIP & 1024u) != 0u ? 1023u : 0xFFFFu; }
-
-// The words of bucket d of LB_WINDOW tiles from `look` back, `stride` tiles apart
-// (independent loads).
-void load_window(uint d, uint look, uint stride, out uint w[LB_WINDOW]) {
+// The words of bucket d of the LB_WINDOW tiles from `look` back (independent loads).
+void load_window(uint d, uint look, out uint w[LB_WINDOW]) {
     [[unroll]] for (uint i = 0u; i < LB_WINDOW; ++i) {
-        // Before tile 0: an empty inclusive prefix (no walk takes it: tile 0's word is inclusive).
-        uint back = i * stride;
-        w[i] = back <= look ? atomicLoad(state[STATE_BASE + (look - back) * 256u + d], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed)
-                            : (INCLUSIVE << 30);
+        // Before tile 0: an empty inclusive prefix.
+        w[i] = i <= look ? atomicLoad(state[STATE_BASE + (look - i) * 256u + d], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed)
+                         : (INCLUSIVE << 30);
     }
 }
 
-// Takes a window's words in order (read from tile `look` back, one tile apart, or LB_WINDOW
-// where `strided`), adding their counts into `sum` and moving `look` to the next tile to take,
-// up to a not-ready (or forced) tile, an inclusive prefix (`found`) or a word that ends the
-// window's stride: an aggregate in a strided window, a span (taken whole) in a contiguous
-// one. Returns the words taken; `strided` becomes the next round's stride (the last word
-// taken was a span). Unrolled with flags rather than a break, so w[] stays in registers.
-uint take_window(uint w[LB_WINDOW], inout uint look, inout uint sum, inout bool strided, out bool found) {
+// Takes a window's words (from tile `look` back) in order, up to the first not-ready tile or
+// an inclusive prefix, adding them into `sum`; returns the tiles taken, `found` when an
+// inclusive prefix was among them. Unrolled with flags rather than a break, so w[] stays in
+// registers.
+uint take_window(uint w[LB_WINDOW], uint look, inout uint sum, out bool found) {
     uint i = 0u;
-    bool open = true, next = strided;
+    bool open = true;
     found = false;
     [[unroll]] for (uint k = 0u; k < LB_WINDOW; ++k) {
         uint st = w[k] >> 30;
-        if (open && (st == NOT_READY || forced(look))) open = false;
+        if (open && (st == NOT_READY || (k <= look && forced(look - k)))) open = false;
         if (open) {
+            sum += w[k] & 0x3FFFFFFFu;
             i += 1u;
             if (st == INCLUSIVE) {
-                sum += w[k] & 0x3FFFFFFFu;
                 open = false;
                 found = true;
-            } else if (spans_on() && st == SPAN) {
-                sum += (w[k] & 0x3FFFu) + ((w[k] >> 14) & 0xFFFFu);
-                look -= LB_WINDOW;
-                open = strided;
-                next = true;
-            } else {
-                sum += w[k] & 0x3FFFFFFFu;
-                look -= 1u;
-                open = !strided;
-                next = false;
             }
         }
     }
-    strided = next;
 #ifdef CLOCKS
     lb_count[i > 0u ? 0u : 1u] += 1u;
     lb_count[2] += i;
@@ -95,35 +65,22 @@ uint take_window(uint w[LB_WINDOW], inout uint look, inout uint sum, inout bool 
 }
 
 // Walks bucket d back from tile `look`, adding into `sum`; true when an inclusive prefix was
-// reached, false when tile `look` stayed not ready for SPIN_LIMIT rounds (or is forced). A
-// contiguous round of LB_WINDOW aggregates posts the span of its first tile.
-bool walk(uint d, inout uint look, inout uint sum, inout bool strided) {
+// reached, false when tile `look` stayed not ready for SPIN_LIMIT rounds (or is forced).
+bool walk(uint d, inout uint look, inout uint sum) {
     uint spins = 0u;
     for (;;) {
         uint w[LB_WINDOW];
-        uint before = sum;
-        bool contiguous = !strided;
-        load_window(d, look, strided ? LB_WINDOW : 1u, w);
+        load_window(d, look, w);
         bool found;
-        uint i = take_window(w, look, sum, strided, found);
+        uint i = take_window(w, look, sum, found);
         if (found) return true;
-        // All aggregates: the round ended at no span (else `strided`) and took them all, so
-        // the round began at tile look + LB_WINDOW.
-        if (spans_on() && contiguous && !strided && i == LB_WINDOW) {
-            uint own = w[0] & 0x3FFFu, rest = sum - before - own;
-            if (rest <= span_max()) post(look + LB_WINDOW, d, SPAN, (rest << 14) | own);
-        }
         if (i > 0u) {
+            look -= i;
             spins = 0u;
         } else if (++spins >= SPIN_LIMIT || forced(look)) {
             return false;
         }
     }
-}
-
-// A tile's inclusive prefix of bucket d (debug bit 9: tile 0's alone, so walks go to tile 0).
-void post_inclusive(uint tile, uint d, uint prefix) {
-    if ((DEBUG_SKIP & 512u) == 0u || tile == 0u) post(tile, d, INCLUSIVE, prefix);
 }
 
 void look_back(uint tile, uint hist[BPT], uint pre[LB_WINDOW]) {
@@ -142,8 +99,7 @@ void look_back(uint tile, uint hist[BPT], uint pre[LB_WINDOW]) {
     if (lid == 0u) lb_start = clock2x32ARB().x;
 #endif
     uint look[BPT], sum[BPT];
-    uint done = 0u;     // bit k: bucket lid + k * wg is complete (or not this thread's)
-    uint strided = 0u;  // bit k: bucket lid + k * wg's next round reads spans (take_window)
+    uint done = 0u;  // bit k: bucket lid + k * wg is complete (or not this thread's)
     [[unroll]] for (uint k = 0u; k < BPT; ++k) {
         uint d = lid + k * wg;
         look[k] = tile - 1u;
@@ -151,14 +107,12 @@ void look_back(uint tile, uint hist[BPT], uint pre[LB_WINDOW]) {
         if (d >= 256u || tile == 0u) done |= 1u << k;
     }
     // The window read ahead (PREFETCH) is the first round of bucket lid's walk.
-    // (It posts no span: such passes have a tile an SM at most, so their walks are short.)
     if (PREFETCH && (done & 1u) == 0u) {
-        bool found, str = false;
-        take_window(pre, look[0], sum[0], str, found);
-        if (str) strided |= 1u;
+        bool found;
+        look[0] -= take_window(pre, look[0], sum[0], found);
         if (found) {
             done |= 1u;
-            post_inclusive(tile, lid, sum[0] + hist[0]);
+            post(tile, lid, INCLUSIVE, sum[0] + hist[0]);
         }
     }
     uint fallbacks = 0u;  // s_stuck[0] was cleared when the tile was taken
@@ -172,12 +126,9 @@ void look_back(uint tile, uint hist[BPT], uint pre[LB_WINDOW]) {
         [[unroll]] for (uint k = 0u; k < BPT; ++k) {
             uint d = lid + k * wg;
             if ((done & (1u << k)) != 0u) continue;
-            bool str = spans_on() && (strided & (1u << k)) != 0u;
-            bool complete = walk(d, look[k], sum[k], str);
-            strided = str ? strided | (1u << k) : strided & ~(1u << k);
-            if (complete) {
+            if (walk(d, look[k], sum[k])) {
                 done |= 1u << k;
-                post_inclusive(tile, d, sum[k] + hist[k]);
+                post(tile, d, INCLUSIVE, sum[k] + hist[k]);
             } else {
                 atomicMax(s_stuck[cur], look[k] + 1u);
             }
@@ -224,11 +175,10 @@ void look_back(uint tile, uint hist[BPT], uint pre[LB_WINDOW]) {
 #ifdef FOLD
                     at_zero |= 1u << k;
 #else
-                    post_inclusive(tile, d, sum[k] + hist[k]);
+                    post(tile, d, INCLUSIVE, sum[k] + hist[k]);
 #endif
                 } else {
                     look[k] = t - 1u;
-                    strided &= ~(1u << k);  // an aggregate taken: one tile a word next
                 }
             }
         }
@@ -246,7 +196,7 @@ void look_back(uint tile, uint hist[BPT], uint pre[LB_WINDOW]) {
             uint d = lid + k * wg;
             if (d < 256u && (at_zero & (1u << k)) != 0u) {
                 sum[k] += s_glob[d];
-                post_inclusive(tile, d, sum[k] + hist[k]);
+                post(tile, d, INCLUSIVE, sum[k] + hist[k]);
             }
         }
         barrier();

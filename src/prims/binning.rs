@@ -113,14 +113,6 @@ pub struct BinningPolicy {
     /// Earlier tiles a look-back round reads per bucket (1 to 64; default 8).
     #[serde(default = "default_window")]
     pub lookback_window: u32,
-    /// Look-back spans (on by default; `xnospan` off): a walk whose round took the counts of
-    /// `lookback_window` consecutive tiles posts, in the first one's word, the sum of the
-    /// others beside its own count, and later walks take such a word as `lookback_window`
-    /// tiles at once, reading their next words that far apart
-    /// (glsl/sort/binning_lookback.glsl). At two tiles an SM a walk met about 35 tiles not yet
-    /// inclusive (H100, u32 pairs at 2^26), 4-5 rounds of one load latency each.
-    #[serde(default = "default_spans")]
-    pub lookback_spans: bool,
     /// Workgroups of the upfront histogram. H200, u32 keys at 2^26: 0.211 ms with 2048, 0.229
     /// with 1024, 0.272 with 512 (copies of the counters per subgroup only slowed it:
     /// bench/results/h200/binning/session4/3-early-post); 64 to 256 gained nothing at 2^20
@@ -149,9 +141,7 @@ pub struct BinningPolicy {
     /// copying a tile of values each, the even ones the key tiles without their value round:
     /// whether the value traffic overlaps the keys' work when other workgroups move it. Bit 8
     /// (results stay right) holds first-wave tiles back once their counts are posted (see
-    /// `vkprims bench --help` for its fields). Bits 9 and 10 test the look-back's spans
-    /// (results stay right): 9 posts no inclusive prefix but tile 0's, 10 posts spans only of
-    /// sums below 1,024.
+    /// `vkprims bench --help` for its fields).
     #[serde(default)]
     pub debug_skip: u32,
     /// Sorts only, where the device has VK_KHR_shader_clock: time the binning pass's phases
@@ -307,9 +297,6 @@ pub struct BinningPolicy {
 fn default_window() -> u32 {
     8
 }
-fn default_spans() -> bool {
-    true
-}
 fn default_reload() -> bool {
     true
 }
@@ -369,7 +356,6 @@ impl Default for BinningPolicy {
             items: 0,
             spin_limit: 64,
             lookback_window: default_window(),
-            lookback_spans: default_spans(),
             histogram_groups: 2048,
             histogram_workgroup: default_histogram_workgroup(),
             histogram_scalar_loads: false,
@@ -464,19 +450,19 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xnospan][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks][xtimeline]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks][xtimeline]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
     /// [`BinningPolicy::stage_all`]; `keep`: [`BinningPolicy::reload`] off; `late`, `early`:
     /// [`BinningPolicy::late_counts`]; `noseq`: [`BinningPolicy::sequential_planes`] off;
     /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `crN`:
-    /// [`BinningPolicy::second_pass_tiles`]; `nocs`: [`BinningPolicy::class_steps`] off; `csN`: [`BinningPolicy::class_step_runs`]; `vcN`: [`BinningPolicy::value_chunk`]; `lbN`: the look-back window; `nospan`: [`BinningPolicy::lookback_spans`] off; `hgN`: the upfront
+    /// [`BinningPolicy::second_pass_tiles`]; `nocs`: [`BinningPolicy::class_steps`] off; `csN`: [`BinningPolicy::class_step_runs`]; `vcN`: [`BinningPolicy::value_chunk`]; `lbN`: the look-back window; `hgN`: the upfront
     /// histogram's workgroups; `hwN`: [`BinningPolicy::histogram_workgroup`]; `foldN`: [`BinningPolicy::fold_max_tiles`]; `totN`: [`BinningPolicy::totals_max_tiles`]; `ticket`, `noticket`: [`BinningPolicy::tickets`]; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
     /// `clocks`: [`BinningPolicy::phase_clocks`]; `timeline`: [`BinningPolicy::timeline`] (`xclocksxtimeline` both); `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xnospan][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks][xtimeline][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xhscalar][xclocks][xtimeline][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -498,7 +484,6 @@ impl BinningPolicy {
                 ("noseq", _) => p.sequential_planes = false,
                 ("stablefirst", _) => p.atomic_first_keys = false,
                 ("nocs", _) => p.class_steps = false,
-                ("nospan", _) => p.lookback_spans = false,
                 (r, _) if r.starts_with("vc") => p.value_chunk = r[2..].parse().ok().filter(|&c| c > 0).ok_or_else(bad)?,
                 (r, _) if r.starts_with("cs") => p.class_step_runs = r[2..].parse().map_err(|_| bad())?,
                 (r, _) if r.starts_with("cr") => p.second_pass_tiles = r[2..].parse().map_err(|_| bad())?,
@@ -538,7 +523,6 @@ impl BinningPolicy {
             (self.class_step_runs != d.class_step_runs, format!("xcs{}", self.class_step_runs)),
             (self.value_chunk != d.value_chunk, format!("xvc{}", self.value_chunk)),
             (self.lookback_window != d.lookback_window, format!("xlb{}", self.lookback_window)),
-            (!self.lookback_spans, "xnospan".into()),
             (self.histogram_groups != d.histogram_groups, format!("xhg{}", self.histogram_groups)),
             (self.histogram_workgroup != d.histogram_workgroup, format!("xhw{}", self.histogram_workgroup)),
             (self.fold_max_tiles.is_some(), format!("xfold{}", self.fold_max_tiles.unwrap_or(0))),
@@ -585,7 +569,6 @@ pub(crate) struct BinningPass {
     pub tickets: bool,
     pub stage_all: bool,
     pub lookback_window: u32,
-    pub lookback_spans: bool,
     pub reload: bool,
     pub sequential: bool,
     /// Values read a lane at a time in the value round (with `sequential`; `items`: all).
@@ -815,7 +798,6 @@ impl BinningPass {
                 sequential as u32,
                 if sequential { value_chunk } else { 0 },
                 tickets as u32,
-                p.lookback_spans as u32,
             ],
             subgroup_size: input.subgroup_size,
             bindings: kernel.bindings,
@@ -842,7 +824,6 @@ impl BinningPass {
             tickets,
             stage_all: p.stage_all,
             lookback_window: p.lookback_window,
-            lookback_spans: p.lookback_spans,
             reload: p.reload,
             sequential,
             value_chunk,
@@ -887,7 +868,6 @@ impl BinningPass {
         };
         let planes = if self.stage_all { ", planes" } else { "" };
         let window = if self.lookback_window != default_window() { format!(", look-back window {}", self.lookback_window) } else { String::new() };
-        let window = if self.lookback_spans { window } else { window + ", no spans" };
         let reload = if self.reload { "" } else { ", kept" };
         let fold = match (self.fold, self.totals) {
             (true, true) => ", offsets by tile 0 from the tiles' totals",
