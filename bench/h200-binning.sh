@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 # The driver's SASS of the largest pipeline a command compiles (from a fresh disk cache, read
@@ -1649,6 +1649,27 @@ if want spans52v3; then
     timeout 90 ${x% *} pipelines --stats --binning-policy ${x#* } | grep -E "$RE_PASSES" | sed -E 's/ \| (Binary Size|Stack Size|Local Memory Size): [0-9]+//g' >> "$OUT/v3-regs.md" 2>&1
   done
   for x in "$BASE auto" "$B auto" "$B $N"; do row v3-pairs28 $x sort --n 2^28 --key u32 --values 4 --trials 10; done
+fi
+# Queued by session 52: the walk's code shape, taken apart. Its spans build without spans ran
+# pairs 1.0-2.5% faster than the build before and keys 5-11% slower, at the same registers
+# (FINDINGS). Builds, each 9bba035's code (the same kernels as this commit's) with
+# bench/results/h100/binning/session52/shape-*.patch applied, in target/exp: vkprims-base
+# (none), vkprims-states (shape-states: INCLUSIVE renumbered 2 -> 3), vkprims-look
+# (shape-look: the walk's tile index moved back word by word inside take_window, forced()
+# at it), vkprims-both. Rows alternate them: u32 pairs and keys at 2^26 twice, the stable
+# 256-way multisplit of pairs at 2^26, registers, pairs at 2^28 as time allows.
+if want shape53; then
+  X=./target/exp/vkprims
+  srow() { local name=$1 bin=$2; shift 2; echo "== $bin" >> "$OUT/$name.md"; timeout 60 $bin bench "$@" --json "$OUT/$name-$(basename $bin).json" >> "$OUT/$name.md" 2>&1; }
+  for r in 1 2; do
+    for v in base states look both; do srow shape53-pairs-$r $X-$v sort --n 2^26 --key u32 --values 4 --trials 10; done
+    for v in base states look both; do srow shape53-keys-$r $X-$v sort --n 2^26 --key u32 --values 0 --trials 10; done
+  done
+  for v in base states look both; do srow shape53-split $X-$v multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --trials 10; done
+  for v in base both; do
+    timeout 90 $X-$v pipelines --stats | grep -E "$RE_PASSES" | sed -E 's/ \| (Binary Size|Stack Size|Local Memory Size): [0-9]+//g' | sed "s/^/$v: /" >> "$OUT/shape53-regs.md" 2>&1
+  done
+  for v in base both base both; do srow shape53-pairs28 $X-$v sort --n 2^28 --key u32 --values 4 --trials 10; done
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
