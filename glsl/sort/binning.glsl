@@ -251,15 +251,24 @@ uint lb_start = 0u;
 // invocation 0 of each tile writes its SM and, at each of TIMELINE_STAMPS points, the low words
 // of the device clock and of the SM clock (TIMELINE_WORDS words of its own after the pass's
 // totals: src/prims/binning.rs, timeline_at), so a run shows which phases of which tiles
-// overlapped in time, GPU-wide and on each SM (src/bench/timeline.rs).
+// overlapped in time, GPU-wide and on each SM (src/bench/timeline.rs). The last word: the
+// device clock when the tile's last bucket walk ended (s_walked; look_back), which splits
+// the look-back phase into the walks and the wait at its barrier.
 const uint TIMELINE_STAMPS = 9u, TIMELINE_WORDS = 20u;
+#ifdef TIMELINE
+shared uint s_walked;  // the latest walk end's device-clock low word (atomicMax; 0: none yet)
+#endif
 void stamp(uint tile, uint k) {
 #ifdef TIMELINE
     if (gl_LocalInvocationIndex == 0u) {
         uint at = totals_at() + 256u + tile * TIMELINE_WORDS;
-        if (k == 0u) state[at] = gl_SMIDNV;
+        if (k == 0u) {
+            state[at] = gl_SMIDNV;
+            s_walked = 0u;  // read after the look-back's barrier, many barriers later
+        }
         state[at + 1u + k] = clockRealtime2x32EXT().x;
         state[at + 1u + TIMELINE_STAMPS + k] = clock2x32ARB().x;
+        if (k == 5u) state[at + 1u + 2u * TIMELINE_STAMPS] = s_walked;
     }
 #endif
 }

@@ -129,6 +129,9 @@ void look_back(uint tile, uint hist[BPT], uint pre[LB_WINDOW]) {
             if (walk(d, look[k], sum[k])) {
                 done |= 1u << k;
                 post(tile, d, INCLUSIVE, sum[k] + hist[k]);
+#ifdef TIMELINE
+                atomicMax(s_walked, clockRealtime2x32EXT().x);
+#endif
             } else {
                 atomicMax(s_stuck[cur], look[k] + 1u);
             }

@@ -3,7 +3,8 @@
 //! answer two questions the phase clocks cannot: whether the tiles of the whole GPU go through
 //! a phase together (the count of tiles in it swings over time, so its memory traffic comes in
 //! bursts), and whether the two workgroups sharing an SM are in the same phase at the same
-//! time more often than chance would have them.
+//! time more often than chance would have them. The look-back phase is split at the end of the
+//! tile's last bucket walk: the walks, then the wait at the look-back's barrier.
 
 use crate::prims::binning::{TIMELINE_POINTS, TIMELINE_WORDS};
 
@@ -45,6 +46,8 @@ struct Tile {
     sm: u32,
     /// Device-clock times of the points reached (ns, from the pass's reference), in order.
     device: Vec<(usize, f64)>,
+    /// Device-clock time its last bucket walk ended (None: no walk, as tile 0).
+    walked: Option<f64>,
     /// SM-clock times of the same points (cycles, from the SM's reference).
     clock: Vec<f64>,
 }
@@ -69,6 +72,7 @@ fn parse(words: &[u32]) -> Option<(Vec<Tile>, f64)> {
             Tile {
                 sm: t[0],
                 device: reached.iter().map(|&k| (k, rel(t[1 + k], dev_ref))).collect(),
+                walked: (t[1 + 2 * stamps] != 0).then(|| rel(t[1 + 2 * stamps], dev_ref)),
                 clock: reached.iter().map(|&k| rel(t[1 + stamps + k], r)).collect(),
             }
         })
@@ -78,13 +82,16 @@ fn parse(words: &[u32]) -> Option<(Vec<Tile>, f64)> {
         for p in &mut t.device {
             p.1 -= start;
         }
+        if let Some(w) = &mut t.walked {
+            *w -= start;
+        }
     }
     let end = tiles.iter().map(|t| t.device.last().unwrap().1).fold(0.0, f64::max);
     Some((tiles, end.max(1.0)))
 }
 
 /// The phases, as (from, to) points, in the order tiles reach them.
-fn phases(tiles: &[Tile]) -> Vec<(usize, usize)> {
+fn phases_of(tiles: &[Tile]) -> Vec<(usize, usize)> {
     let mut names: Vec<(usize, usize)> = Vec::new();
     for t in tiles {
         for w in t.device.windows(2) {
@@ -136,27 +143,48 @@ pub fn summarise(words: &[u32]) -> Option<TimelineSummary> {
     let (tiles, span) = parse(words)?;
     let resident = tiles.iter().map(|t| t.device.last().unwrap().1 - t.device[0].1).sum::<f64>() / span;
     const BINS: usize = 200;
-    let phases = phases(&tiles)
-        .into_iter()
-        .map(|phase| {
-            let spans = phase_spans(&tiles, phase);
-            let durations: Vec<f64> = spans.iter().flatten().map(|s| s.0 .1 - s.0 .0).collect();
-            let mean_us = durations.iter().sum::<f64>() / durations.len().max(1) as f64 * 1e-3;
-            let bins = counts(&spans, 0.1 * span, 0.9 * span, BINS);
-            let mean = bins.iter().sum::<f64>() / BINS as f64;
-            let var = bins.iter().map(|c| (c - mean).powi(2)).sum::<f64>() / BINS as f64;
-            let burstiness = if mean > 0.0 { var.sqrt() / mean } else { 0.0 };
-            PhaseSummary { phase: phase_name(phase), mean_us, tiles_at_once: mean, burstiness, same_sm_in_step: in_step(&tiles, &spans) }
-        })
-        .collect();
+    let summary = |name: String, spans: &[PhaseSpan], same_sm_in_step: f64| {
+        let durations: Vec<f64> = spans.iter().flatten().map(|s| s.0 .1 - s.0 .0).collect();
+        let mean_us = durations.iter().sum::<f64>() / durations.len().max(1) as f64 * 1e-3;
+        let bins = counts(spans, 0.1 * span, 0.9 * span, BINS);
+        let mean = bins.iter().sum::<f64>() / BINS as f64;
+        let var = bins.iter().map(|c| (c - mean).powi(2)).sum::<f64>() / BINS as f64;
+        let burstiness = if mean > 0.0 { var.sqrt() / mean } else { 0.0 };
+        PhaseSummary { phase: name, mean_us, tiles_at_once: mean, burstiness, same_sm_in_step }
+    };
+    let mut phases = Vec::new();
+    for phase in phases_of(&tiles) {
+        let spans = phase_spans(&tiles, phase);
+        phases.push(summary(phase_name(phase), &spans, in_step(&tiles, &spans)));
+        if phase == LOOK_BACK && tiles.iter().any(|t| t.walked.is_some()) {
+            // Split at the last walk's end (device clock only, so no in-step ratio): the tiles
+            // that walked.
+            let split = |first: bool| -> Vec<PhaseSpan> {
+                spans
+                    .iter()
+                    .zip(&tiles)
+                    .map(|(s, t)| {
+                        let ((a, b), c) = (*s)?;
+                        let w = t.walked?.clamp(a, b);
+                        Some((if first { (a, w) } else { (w, b) }, c))
+                    })
+                    .collect()
+            };
+            phases.push(summary("staged -> last walk ended".into(), &split(true), f64::NAN));
+            phases.push(summary("last walk ended -> looked back".into(), &split(false), f64::NAN));
+        }
+    }
     Some(TimelineSummary { tiles: tiles.len(), span_us: span * 1e-3, resident, phases })
 }
+
+/// The look-back phase's points: staged -> looked back.
+const LOOK_BACK: (usize, usize) = (4, 5);
 
 /// For a plot: the pass's span (microseconds) and, per phase, the tiles in it over `bins`
 /// equal bins of the whole span.
 pub fn occupancy(words: &[u32], bins: usize) -> Option<(f64, Vec<(String, Vec<f64>)>)> {
     let (tiles, span) = parse(words)?;
-    let out = phases(&tiles).into_iter().map(|phase| (phase_name(phase), counts(&phase_spans(&tiles, phase), 0.0, span, bins))).collect();
+    let out = phases_of(&tiles).into_iter().map(|phase| (phase_name(phase), counts(&phase_spans(&tiles, phase), 0.0, span, bins))).collect();
     Some((span * 1e-3, out))
 }
 
@@ -259,6 +287,28 @@ mod tests {
         assert!(last.burstiness > 0.9, "{}", last.burstiness);
         let steady = a.phases.last().unwrap();
         assert!(steady.burstiness < 0.05 && (steady.tiles_at_once - 2.0).abs() < 0.05, "{steady:?}");
+    }
+
+    #[test]
+    fn look_back_split_at_the_last_walk() {
+        // The look-back phase (staged at 400, looked back at 500) split where the last walk
+        // ended: at 470 in every tile but the first, which did not walk.
+        let words: Vec<u32> = (0..10u32)
+            .flat_map(|r| {
+                let mut w = two_phase(r % 2, 7, 1000 * r);
+                if r > 0 {
+                    w[TIMELINE_WORDS - 1] = 7 + 1000 * r + 470;
+                }
+                w
+            })
+            .collect();
+        let s = summarise(&words).unwrap();
+        let names: Vec<&str> = s.phases.iter().map(|p| p.phase.as_str()).collect();
+        assert_eq!(names[4..7], ["staged -> looked back", "staged -> last walk ended", "last walk ended -> looked back"]);
+        assert!((s.phases[4].mean_us - 0.1).abs() < 1e-9);
+        assert!((s.phases[5].mean_us - 0.07).abs() < 1e-9, "{:?}", s.phases[5]);
+        assert!((s.phases[6].mean_us - 0.03).abs() < 1e-9, "{:?}", s.phases[6]);
+        assert!(s.phases[5].same_sm_in_step.is_nan());
     }
 
     #[test]

@@ -903,7 +903,8 @@ pub(crate) fn state_bytes(tiles: u32, timeline: bool) -> u64 {
 }
 
 /// Words a tile's timeline takes (glsl/sort/binning.glsl, stamp): its SM, the device clock's
-/// low word at each of [`TIMELINE_POINTS`], the SM clock's low word at each, and a spare word.
+/// low word at each of [`TIMELINE_POINTS`], the SM clock's low word at each, and the device
+/// clock's low word when its last bucket walk ended (0: none).
 pub const TIMELINE_WORDS: usize = 20;
 pub const TIMELINE_POINTS: [&str; 9] =
     ["start", "loaded", "counted", "ranked", "staged", "looked back", "keys scattered", "values staged", "end"];
