@@ -1652,12 +1652,15 @@ if want spans52v3; then
 fi
 # Queued by session 52: the walk's code shape, taken apart. Its spans build without spans ran
 # pairs 1.0-2.5% faster than the build before and keys 5-11% slower, at the same registers
-# (FINDINGS). Builds, each 9bba035's code (the same kernels as this commit's) with
-# bench/results/h100/binning/session52/shape-*.patch applied, in target/exp: vkprims-base
+# (FINDINGS). Builds, each 373a12f's code or later (9bba035's kernels but for the timeline's
+# last word) with bench/results/h100/binning/session52/shape-*.patch applied, in target/exp:
+# vkprims-base
 # (none), vkprims-states (shape-states: INCLUSIVE renumbered 2 -> 3), vkprims-look
 # (shape-look: the walk's tile index moved back word by word inside take_window, forced()
 # at it), vkprims-both. Rows alternate them: u32 pairs and keys at 2^26 twice, the stable
-# 256-way multisplit of pairs at 2^26, registers, pairs at 2^28 as time allows.
+# 256-way multisplit of pairs at 2^26, registers, the lean timelines of pairs and keys at
+# 2^26 (their look-back phase split at the last walk's end: the walks against the barrier's
+# wait), pairs at 2^28 as time allows.
 if want shape53; then
   X=./target/exp/vkprims
   srow() { local name=$1 bin=$2; shift 2; echo "== $bin" >> "$OUT/$name.md"; timeout 60 $bin bench "$@" --json "$OUT/$name-$(basename $bin).json" >> "$OUT/$name.md" 2>&1; }
@@ -1669,6 +1672,7 @@ if want shape53; then
   for v in base both; do
     timeout 90 $X-$v pipelines --stats | grep -E "$RE_PASSES" | sed -E 's/ \| (Binary Size|Stack Size|Local Memory Size): [0-9]+//g' | sed "s/^/$v: /" >> "$OUT/shape53-regs.md" 2>&1
   done
+  timeout 60 $X-base bench sort --n 2^26 --key u32 --values 4,0 --binning-policy autoxautoxtimeline --trials 5 --json "$OUT/shape53-timeline.json" > "$OUT/shape53-timeline.md" 2>&1
   for v in base both base both; do srow shape53-pairs28 $X-$v sort --n 2^28 --key u32 --values 4 --trials 10; done
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
