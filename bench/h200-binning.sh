@@ -1652,9 +1652,9 @@ if want spans52v3; then
 fi
 # Queued by session 52: the walk's code shape, taken apart. Its spans build without spans ran
 # pairs 1.0-2.5% faster than the build before and keys 5-11% slower, at the same registers
-# (FINDINGS). Builds, each 373a12f's code or later (9bba035's kernels but for the timeline's
-# last word) with bench/results/h100/binning/session52/shape-*.patch applied, in target/exp:
-# vkprims-base
+# (FINDINGS). Builds (bench/build-variants.sh), each 373a12f's code or later (9bba035's kernels
+# but for the timeline's last word) with bench/results/h100/binning/session52/shape-*.patch
+# applied, in target/exp: vkprims-base
 # (none), vkprims-states (shape-states: INCLUSIVE renumbered 2 -> 3), vkprims-look
 # (shape-look: the walk's tile index moved back word by word inside take_window, forced()
 # at it), vkprims-both. Rows alternate them: u32 pairs and keys at 2^26 twice, the stable
