@@ -1662,18 +1662,15 @@ fi
 # 2^26 (their look-back phase split at the last walk's end: the walks against the barrier's
 # wait), pairs at 2^28 as time allows.
 if want shape53; then
-  X=./target/exp/vkprims
-  srow() { local name=$1 bin=$2; shift 2; echo "== $bin" >> "$OUT/$name.md"; timeout 60 $bin bench "$@" --json "$OUT/$name-$(basename $bin).json" >> "$OUT/$name.md" 2>&1; }
-  for r in 1 2; do
-    for v in base states look both; do srow shape53-pairs-$r $X-$v sort --n 2^26 --key u32 --values 4 --trials 10; done
-    for v in base states look both; do srow shape53-keys-$r $X-$v sort --n 2^26 --key u32 --values 0 --trials 10; done
-  done
-  for v in base states look both; do srow shape53-split $X-$v multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --trials 10; done
+  X=./target/exp/vkprims; V="base=$X-base states=$X-states look=$X-look both=$X-both"
+  alt shape53-pairs 2 "$V" sort --n 2^26 --key u32 --values 4 --trials 10
+  alt shape53-keys 2 "$V" sort --n 2^26 --key u32 --values 0 --trials 10
+  alt shape53-split 1 "$V" multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --trials 10
   for v in base both; do
     timeout 90 $X-$v pipelines --stats | grep -E "$RE_PASSES" | sed -E 's/ \| (Binary Size|Stack Size|Local Memory Size): [0-9]+//g' | sed "s/^/$v: /" >> "$OUT/shape53-regs.md" 2>&1
   done
   timeout 60 $X-base bench sort --n 2^26 --key u32 --values 4,0 --binning-policy autoxautoxtimeline --trials 5 --json "$OUT/shape53-timeline.json" > "$OUT/shape53-timeline.md" 2>&1
-  for v in base both base both; do srow shape53-pairs28 $X-$v sort --n 2^28 --key u32 --values 4 --trials 10; done
+  alt shape53-pairs28 2 "base=$X-base both=$X-both" sort --n 2^28 --key u32 --values 4 --trials 10
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
