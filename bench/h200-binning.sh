@@ -1666,11 +1666,11 @@ if want shape53; then
   alt shape53-pairs 2 "$V" sort --n 2^26 --key u32 --values 4 --trials 10
   alt shape53-keys 2 "$V" sort --n 2^26 --key u32 --values 0 --trials 10
   alt shape53-split 1 "$V" multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --trials 10
+  alt shape53-pairs28 2 "base=$X-base both=$X-both" sort --n 2^28 --key u32 --values 4 --trials 10
+  timeout 60 $X-base bench sort --n 2^26 --key u32 --values 4,0 --binning-policy autoxautoxtimeline --trials 5 --json "$OUT/shape53-timeline.json" > "$OUT/shape53-timeline.md" 2>&1
   for v in base both; do
     timeout 90 $X-$v pipelines --stats | grep -E "$RE_PASSES" | sed -E 's/ \| (Binary Size|Stack Size|Local Memory Size): [0-9]+//g' | sed "s/^/$v: /" >> "$OUT/shape53-regs.md" 2>&1
   done
-  timeout 60 $X-base bench sort --n 2^26 --key u32 --values 4,0 --binning-policy autoxautoxtimeline --trials 5 --json "$OUT/shape53-timeline.json" > "$OUT/shape53-timeline.md" 2>&1
-  alt shape53-pairs28 2 "base=$X-base both=$X-both" sort --n 2^28 --key u32 --values 4 --trials 10
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
