@@ -204,7 +204,7 @@ impl Case {
                 let r = source.resource();
                 if broadcast { format!("{r}; subgroupShuffle broadcast") } else { r }
             }
-            Kind::Sweep { bytes } => format!("storage buffer vec4[], {} working set, grid-stride", size_name(bytes)),
+            Kind::Sweep { bytes } => format!("storage buffer vec4[], {} working set", size_name(bytes)),
             Kind::Chase { bytes } => {
                 format!("storage buffer, dependent 32-bit loads, one node per {CHASE_LINE} B line in {}", size_name(bytes))
             }
@@ -260,8 +260,10 @@ impl Case {
                 );
             }
             Kind::Sweep { .. } => s.push_str(
-                "  each invocation loads vec4 at (global id + i * invocations) & mask until the working set has been \
-                 read at least once and at least 64 times per invocation; GB/s = bytes loaded / time\n",
+                "  each invocation loads vec4 at (global id + i * step) & mask until the working set has been read at \
+                 least once and at least 64 times per invocation; step = invocations where no invocation wraps around \
+                 the set (in order), else an odd step near 0.618 of the set, so no invocation rereads an element before \
+                 it has read the whole set; GB/s = bytes loaded / time\n",
             ),
             Kind::Chase { .. } => s.push_str(
                 "  one invocation follows a random cyclic permutation of the lines (each line's first word holds the next \

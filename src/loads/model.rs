@@ -136,10 +136,31 @@ pub fn sweep_elem(e: u32) -> f64 {
     (0..4).map(|c| sweep_float(e * 4 + c) as f64).sum()
 }
 
-/// The sweep's sum for invocation `gid` of `threads`, `count` loads over `mask + 1` vec4,
+/// The sweep's loads per invocation: at least `min_loads`, and enough that `threads`
+/// invocations read every one of `vec4s` elements in a trial.
+pub fn sweep_count(vec4s: u32, threads: u32, min_loads: u32) -> u32 {
+    min_loads.max(vec4s.div_ceil(threads))
+}
+
+/// The sweep's step between one invocation's loads over `vec4s` elements (a power of two),
+/// with `threads` invocations of `count` loads each. Where no invocation wraps (`vec4s` at
+/// least `threads * count`) it is `threads`: each pass over the grid reads the next
+/// `threads` elements, in order. Otherwise an odd step near 0.618 of the set: an invocation
+/// then reads `min(count, vec4s)` distinct elements, each far from the last, and the grid's
+/// windows land spread over the set, so the set's size (not an invocation's few elements,
+/// reread from L1) sets the level of the hierarchy the loads come from.
+pub fn sweep_step(vec4s: u32, threads: u32, count: u32) -> u32 {
+    if vec4s as u64 >= threads as u64 * count as u64 {
+        threads
+    } else {
+        (((vec4s as u64 * 0x9E37_79B9) >> 32) as u32) | 1
+    }
+}
+
+/// The sweep's sum for invocation `gid`, `count` loads `step` apart over `mask + 1` vec4,
 /// given each element's sum (`elem`, e.g. a table of [`sweep_elem`]).
-pub fn sweep_expected(gid: u32, threads: u32, count: u32, mask: u32, elem: impl Fn(u32) -> f64) -> f64 {
-    (0..count).map(|i| elem(gid.wrapping_add(i.wrapping_mul(threads)) & mask)).sum()
+pub fn sweep_expected(gid: u32, step: u32, count: u32, mask: u32, elem: impl Fn(u32) -> f64) -> f64 {
+    (0..count).map(|i| elem(gid.wrapping_add(i.wrapping_mul(step)) & mask)).sum()
 }
 
 /// The chase's cycle: `next[j]` is the line after line j, one random cycle through all
@@ -172,6 +193,39 @@ pub fn chase_end(next: &[u32], words_per_line: u32, hops: u32) -> u32 {
 mod tests {
     use super::*;
     use crate::loads::formats::Format;
+
+    /// Every sweep size at the lab's thread counts (GPU default, CPU default, the tests'):
+    /// no invocation reads an element twice (up to the set's size), and the grid's windows
+    /// (`threads` elements from i * step) cover the whole set, as the README promises. With
+    /// the invocation count as the step, a set smaller than that read one element per lane.
+    #[test]
+    fn sweep_loads_spread_and_cover_the_set() {
+        use crate::loads::cases::{SWEEP_MAX, SWEEP_MIN};
+        for threads in [1u32 << 20, 32768, 1024] {
+            let mut bytes = SWEEP_MIN;
+            while bytes <= SWEEP_MAX {
+                let vec4s = (bytes / 16) as u32;
+                let count = sweep_count(vec4s, threads, 64);
+                let step = sweep_step(vec4s, threads, count);
+                let mask = vec4s - 1;
+                let mut starts: Vec<u32> = (0..count).map(|i| i.wrapping_mul(step) & mask).collect();
+                // One invocation's loads: distinct up to the set's size.
+                let mut seen = starts.clone();
+                seen.sort_unstable();
+                seen.dedup();
+                assert_eq!(seen.len() as u32, count.min(vec4s), "{bytes} B, {threads} threads: an invocation rereads");
+                // Coverage: no circular gap between window starts longer than a window.
+                if threads < vec4s {
+                    starts.sort_unstable();
+                    let gaps = starts.windows(2).map(|w| w[1] - w[0]).chain([vec4s - starts[starts.len() - 1] + starts[0]]);
+                    assert!(gaps.max().unwrap() <= threads, "{bytes} B, {threads} threads: part of the set is never read");
+                }
+                bytes *= 2;
+            }
+        }
+        // The reference sum follows the step.
+        assert_eq!(sweep_expected(3, 5, 4, 15, |e| e as f64), (3 + 8 + 13 + 2) as f64);
+    }
 
     #[test]
     fn chase_is_one_cycle() {

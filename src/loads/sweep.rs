@@ -40,13 +40,13 @@ pub(crate) fn sweep_case(lab: &mut Lab, case: &Case, bytes: u64) -> Result<LoadR
     let data = lab.working.data.as_ref().unwrap().head(bytes);
     let threads = lab.opts.threads;
     let vec4s = (bytes / 16) as u32;
-    // Enough loads that every trial reads the whole working set at least once.
-    let count = lab.opts.sweep_loads.max(vec4s.div_ceil(threads));
+    let count = model::sweep_count(vec4s, threads, lab.opts.sweep_loads);
     let mask = vec4s - 1;
-    let p = lab.pipeline("loads_sweep", vec![WORKGROUP], &[Descriptor::StorageBuffer], 16)?;
+    let step = model::sweep_step(vec4s, threads, count);
+    let p = lab.pipeline("loads_sweep", vec![WORKGROUP], &[Descriptor::StorageBuffer], 20)?;
     let binds = [Bind::Buffer(lab.out.slice()), Bind::Buffer(data)];
     let groups = lab.groups(threads)?;
-    let m = lab.time(&case.name, &p, &binds, &push(lab.gpu_mask(mask), NEVER, 0, count, &[]), groups)?;
+    let m = lab.time(&case.name, &p, &binds, &push(lab.gpu_mask(mask), NEVER, 0, count, &step.to_le_bytes()), groups)?;
     let mut row = LoadRow::new(case);
     let secs = m.stats.median_ns * 1e-9;
     let loads = threads as f64 * count as f64;
@@ -58,11 +58,11 @@ pub(crate) fn sweep_case(lab: &mut Lab, case: &Case, bytes: u64) -> Result<LoadR
     row.bytes_per_s = Some(loads * 16.0 / secs);
     row.stats = Some(m.stats);
     if lab.opts.verify {
-        let got = lab.stored(&case.name, &p, &binds, &push(lab.gpu_mask(mask), 0, 0, count, &[]), groups, threads as u64)?;
+        let got = lab.stored(&case.name, &p, &binds, &push(lab.gpu_mask(mask), 0, 0, count, &step.to_le_bytes()), groups, threads as u64)?;
         // One table of element sums, not 4 x count hashes per invocation (1 GiB: 64M entries).
         let elems: Vec<f32> = (0..=mask).map(|e| model::sweep_elem(e) as f32).collect(); // exact: at most 60
         let at = |e: u32| elems[e as usize] as f64;
-        row.verdict(super::run::compare(&got, |gid| model::sweep_expected(gid, threads, count, mask, at), 0.0));
+        row.verdict(super::run::compare(&got, |gid| model::sweep_expected(gid, step, count, mask, at), 0.0));
     }
     Ok(row)
 }
