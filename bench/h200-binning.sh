@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 # The driver's SASS of the largest pipeline a command compiles (from a fresh disk cache, read
@@ -1674,6 +1674,15 @@ if want shape53; then
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
+# Session 53: on an H100 the 1 GiB chase's H-hop dispatches took 3.8 ms more than its 2H ones
+# (bench/results/h100/binning/session53/2-lab53). Whether that repeats alone, after 512 MiB,
+# and with 4x the hops.
+if want chase53; then
+  for f in '^chase 1GiB$' '^chase 1GiB$' '^chase (512MiB|1GiB)$'; do
+    echo "== $f" >> "$OUT/chase53.md"; timeout 60 $B loads --filter "$f" >> "$OUT/chase53.md" 2>&1
+  done
+  echo "== 1GiB, 32768 hops" >> "$OUT/chase53.md"; timeout 60 $B loads --filter '^chase 1GiB$' --chase-hops 32768 >> "$OUT/chase53.md" 2>&1
+fi
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
 # The device tool returns few files: keep only the archive where asked.
 [ -n "${PACK_ONLY:-}" ] && rm -rf "$OUT"
