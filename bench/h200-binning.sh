@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 # The driver's SASS of the largest pipeline a command compiles (from a fresh disk cache, read
@@ -1671,6 +1671,24 @@ if want shape53; then
   for v in base both; do
     timeout 90 $X-$v pipelines --stats | grep -E "$RE_PASSES" | sed -E 's/ \| (Binary Size|Stack Size|Local Memory Size): [0-9]+//g' | sed "s/^/$v: /" >> "$OUT/shape53-regs.md" 2>&1
   done
+fi
+# Session 54: the pair tile traded against occupancy. On an H100 384x20..384x23 (69-77
+# registers, two workgroups of 384 an SM) ran faster the larger the tile, 384x23 0.5% ahead of
+# 512x16 (bench/results/h100/binning/session54/3-tiles54). Larger 384- and 320-lane tiles at
+# 2^26, then the best of them against the default at 2^26 (twice), 2^28, 2^24 and 2^20 and in
+# the stable 256-way multisplit of pairs, with registers.
+if want tiles54; then
+  P54=auto,384x23,384x24,384x25,384x26,384x27,352x26,320x28,320x30
+  timeout 150 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy $P54 --trials 10 --json "$OUT/tiles54-sweep.json" > "$OUT/tiles54-sweep.md" 2>&1
+  best=$(grep '^| sort' "$OUT/tiles54-sweep.md" | awk -F'|' '{gsub(/ /,"",$5); print $5, $3}' | sort -n | head -1 | grep -oE '\(([0-9]+x[0-9]+)' | tr -d '(')
+  echo "best: ${best:-none}" >> "$OUT/tiles54-sweep.md"
+  if [ -n "$best" ] && [ "$best" != 512x16 ]; then
+    for r in 1 2; do timeout 60 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy auto,$best --trials 10 --json "$OUT/tiles54-26-$r.json" >> "$OUT/tiles54-best.md" 2>&1; done
+    timeout 60 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy auto,$best --trials 10 --json "$OUT/tiles54-split.json" >> "$OUT/tiles54-best.md" 2>&1
+    timeout 60 $B bench sort --n 2^20,2^24 --key u32 --values 4 --binning-policy auto,$best --trials 10 --json "$OUT/tiles54-small.json" >> "$OUT/tiles54-best.md" 2>&1
+    timeout 150 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,$best --trials 10 --json "$OUT/tiles54-28.json" >> "$OUT/tiles54-best.md" 2>&1
+  fi
+  stats_of $B '^(sort_onesweep_k32_v1 \(sort u32 values 4B|multisplit_k32_v1)' tiles54-regs.md $P54
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
