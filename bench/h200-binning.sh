@@ -1688,7 +1688,7 @@ if want tiles54; then
     timeout 60 $B bench sort --n 2^20,2^24 --key u32 --values 4 --binning-policy auto,$best --trials 10 --json "$OUT/tiles54-small.json" >> "$OUT/tiles54-best.md" 2>&1
     timeout 150 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,$best --trials 10 --json "$OUT/tiles54-28.json" >> "$OUT/tiles54-best.md" 2>&1
   fi
-  stats_of $B '^(sort_onesweep_k32_v1 \(sort u32 values 4B|multisplit_k32_v1)' tiles54-regs.md $P54
+  pair_regs $B $P54 tiles54-regs.md
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
