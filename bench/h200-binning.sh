@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 # The driver's SASS of the largest pipeline a command compiles (from a fresh disk cache, read
@@ -1689,6 +1689,24 @@ if want tiles54; then
     timeout 150 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,$best --trials 10 --json "$OUT/tiles54-28.json" >> "$OUT/tiles54-best.md" 2>&1
   fi
   pair_regs $B $P54 tiles54-regs.md
+fi
+# Session 55: 4-byte pairs with the keys kept in registers from their load to their staging
+# (`xkeep`, CUB's dataflow; planes still in sequence) instead of read again from cache while
+# staging. It costs up to ITEMS registers through the ranking, which is not where the pair
+# pass peaks at 512x16 (the key scatter, 2.7 registers an item: session 54), and saves a
+# tile's key reload. Registers, then u32 pairs at 2^26 twice (512x16, and 384- and 448-lane
+# tiles, which two workgroups an SM allow up to 85 and 72 registers), keys alone and the
+# stable 256-way multisplit of pairs with and without, then the best kept tile against the
+# default at 2^28.
+if want keep55; then
+  P55=auto,autoxautoxkeep,384x16xkeep,384x18xkeep,384x20xkeep,384x22xkeep,448x16xkeep,384x23
+  pair_regs $B $P55 keep55-regs.md
+  for r in 1 2; do timeout 150 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy $P55 --trials 10 --json "$OUT/keep55-sweep-$r.json" >> "$OUT/keep55-sweep.md" 2>&1; done
+  timeout 60 $B bench sort --n 2^26 --key u32 --values 0 --binning-policy auto,autoxautoxkeep --trials 10 --json "$OUT/keep55-keys.json" > "$OUT/keep55-keys.md" 2>&1
+  timeout 60 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy auto,autoxautoxkeep --trials 10 --json "$OUT/keep55-split.json" > "$OUT/keep55-split.md" 2>&1
+  best=$(grep '^| sort' "$OUT/keep55-sweep.md" | grep kept | awk -F'|' '{gsub(/ /,"",$5); print $5, $3}' | sort -n | head -1 | grep -oE '\(([0-9]+x[0-9]+)' | tr -d '(')
+  echo "best kept: ${best:-none}" >> "$OUT/keep55-sweep.md"
+  [ -n "$best" ] && timeout 200 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,${best}xkeep --trials 10 --json "$OUT/keep55-28.json" > "$OUT/keep55-28.md" 2>&1
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"

@@ -268,9 +268,9 @@ struct BenchArgs {
     /// other 8-byte elements (u64 keys, or pairs with `xnoseq`), 384x10 for 12-byte elements, 320x9 for 16-byte ones; items are lowered to fit shared memory; WORKGROUP or ITEMS may
     /// be `auto` alone). Peers are matched through shared-memory masks at <= 32 lanes;
     /// `xballots` matches them with ballots, `xpart` with subgroupPartitionNV where the
-    /// device has it; `xplanes` stages every word plane at once; `xkeep` keeps keys and
-    /// values in registers from load to staging (by default they are read again, or first,
-    /// while staging); `xlate` ranks before counting in every stable pass and `xearly` in none (default: in the stable passes of a sort of keys alone that have at least 1,024 tiles); `xstablefirst` keeps the first pass of
+    /// device has it; `xplanes` stages every word plane at once; `xkeep` keeps keys (and,
+    /// where the planes are not in sequence, values) in registers from load to staging (by
+    /// default they are read again, or first, while staging); `xlate` ranks before counting in every stable pass and `xearly` in none (default: in the stable passes of a sort of keys alone that have at least 1,024 tiles); `xstablefirst` keeps the first pass of
     /// a keys-only sort over every key bit stable (by default it ranks with atomics: no order
     /// among equal keys can show there, and from 4,096 tiles, `xcrN` for N, the second pass
     /// ranks with atomics in class rounds, the first pass's buckets in order; for keys alone the later passes whose classes, n >> 8p keys for pass p, average at least `xcsN` = 2 subgroup runs (0: every later pass) rank in class steps instead (not in sorts without an upfront histogram, `xtotN`), a subgroup's run of elements that share every earlier digit with atomics; `xnocs` turns that off); `xlbN` reads N earlier tiles per look-back round (default 8);

@@ -185,9 +185,10 @@ fn shared_memory_peer_matching() {
     let ctx = common::ctx();
     let n = 50_021;
     let keys = sort_keys(KeyPattern::Random, KeyType::U32, n, 12);
-    // And with keys and values kept in registers from load to staging (`xkeep`; by default
-    // they are read again while staging): same results.
-    for (b, shape, name) in [(2u32, 0u32, "64x15"), (16, 1, "64x15"), (256, 2, "64x15"), (2, 0, "64x15xkeep"), (256, 2, "64x15xkeep")] {
+    // And with the keys kept in registers from load to staging (`xkeep`; by default they
+    // are read again while staging), the 4-byte values read in the value round (planes in
+    // sequence) or, with `xnoseq`, kept in registers too: same results.
+    for (b, shape, name) in [(2u32, 0u32, "64x15"), (16, 1, "64x15"), (256, 2, "64x15"), (2, 0, "64x15xkeep"), (256, 2, "64x15xkeep"), (16, 1, "64x15xkeepxnoseq")] {
         let policy = vkprims::prims::binning::BinningPolicy::parse(name).unwrap();
         let mut d = MultisplitDesc::new(KeyType::U32, n as u64, BucketSource::Ids { buckets: b });
         d.policy = policy;

@@ -638,11 +638,12 @@ fn shared_memory_peer_matching() {
     // 64-invocation workgroup at width 8 or more; at width 4 it falls back to ballots, as the
     // label says), with the fallback forced and few distinct keys.
     let ctx = common::ctx();
-    // With keys and values read again while staging (the default) and kept in registers
-    // (`xkeep`), and ranked before counting (`xlate`): same results.
+    // With keys and values read again while staging (the default) and the keys kept in
+    // registers (`xkeep`; 4-byte pairs still move their planes in sequence, or with `xnoseq`
+    // keep their values in registers too), and ranked before counting (`xlate`): same results.
     // With the digit offsets from tile 0 (`xfold512`) and from the offsets kernel (`xfold0`, as
     // by default where a sort takes no totals: BinningPolicy::fold_max_tiles).
-    for name in ["64x15xfold512", "64x15xkeepxfold512", "64x15xlatexfold512", "64x15xfold0", "64x15"] {
+    for name in ["64x15xfold512", "64x15xkeepxfold512", "64x15xkeepxnoseq", "64x15xlatexfold512", "64x15xfold0", "64x15"] {
         let policy = vkprims::prims::binning::BinningPolicy::parse(name).unwrap();
         let mut d = SortDesc::new(KeyType::U32, 1000);
         d.policy = policy;

@@ -103,7 +103,8 @@ layout(constant_id = 11) const uint SHARED_MATCH = 0;
 // before) and the value words for the first time, straight into every staged plane (as
 // STAGE_ALL). Frees ITEMS registers per key and value word where registers bound how many
 // workgroups share an SM, at the cost of a cache round trip per tile. (Read right after the
-// ranking instead, the loads were hoisted by the H200's driver and cost registers.)
+// ranking instead, the loads were hoisted by the H200's driver and cost registers.) 0 with
+// SEQ: the keys stay in registers until staged, the values are read in the value round.
 layout(constant_id = 13) const uint RELOAD = 0;
 // 1 (the default but in the large passes of a sort of keys alone; `xlate` for 0
 // everywhere, `xearly` for 1: BinningPolicy::late_counts): stable ranking counts the tile
@@ -114,10 +115,11 @@ layout(constant_id = 13) const uint RELOAD = 0;
 // its group's places with one shared atomicAdd on its row, whose result only the shuffle to
 // its peers waits for. 0: rank first, then offsets, then positions (the order of steps 1-2).
 layout(constant_id = 14) const uint EARLY = 1;
-// 1 (the default with RELOAD for 32-bit keys with 4-byte values; policy flag `xnoseq` for 0):
-// the planes go through shared memory one after the other, CUB's order: the keys are staged
-// before the look-back and scattered after it; then the values are read, staged in the same
-// words and scattered. A tile then needs one plane of shared memory, not two, so it holds
+// 1 (the default for 32-bit keys with 4-byte values; policy flag `xnoseq` for 0): the
+// planes go through shared memory one after the other, CUB's order: the keys are staged
+// before the look-back (read again with RELOAD; without it, `xkeep`, held in registers from
+// their load, as CUB holds them) and scattered after it; then the values are read, staged in
+// the same words and scattered. A tile then needs one plane of shared memory, not two, so it holds
 // more elements. Each lane keeps the buckets of the positions it scatters (four to a
 // register) and its elements' tile positions (two to a register) for the value round. (The
 // positions kept in shared memory instead, or the buckets found again from s_blk, or the
@@ -223,8 +225,8 @@ uint tile_size() { return gl_WorkGroupSize.x * ITEMS; }
 // staging, invocation 0's look-back walks, the scatters): there it is invocation 0's own.
 // Phases: 0 load, 1 count and offsets (EARLY; else the ranking), 2 ranking (else offsets
 // and positions), 3 staging, 4 look-back walks, 5 the look-back barrier's wait (for every
-// walk, and every subgroup's staging), 6 key scatter (with RELOAD every plane), 7 value
-// scatter (without RELOAD).
+// walk, and every subgroup's staging), 6 key scatter (with RELOAD or SEQ every plane), 7
+// value scatter (without either).
 uint clock_at = 0u;
 void phase_end(uint k) {
 #ifdef CLOCKS
@@ -613,8 +615,8 @@ void binning_pass() {
 #if VALUE_WORDS > 0
     // The values are loaded once ranked (not with the keys: live through the ranking they
     // would cost ITEMS more registers there); their latency hides behind the look-back.
-    // RELOAD loads them while staging.
-    if (RELOAD == 0u) [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
+    // RELOAD loads them while staging; planes in sequence, in the value round.
+    if (RELOAD == 0u && SEQ == 0u) [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint i = key_index(tile, j);
         v[j] = i < pc.n ? val_at(i) : VAL(0);
     }
@@ -637,7 +639,7 @@ void binning_pass() {
     stamp(tile, 3u);
     if (PREFETCH && tile != 0u && lid < 256u) load_window(lid, tile - 1u, pre);
     uint w[ITEMS], got[ITEMS];
-    if (STAGE_ALL != 0u || RELOAD != 0u) {
+    if (STAGE_ALL != 0u || RELOAD != 0u || SEQ != 0u) {
         stage_planes(tile);
         phase_end(3u);
         stamp(tile, 4u);

@@ -62,9 +62,10 @@ void stage_planes(uint tile) {
     }
 #endif
     if (SEQ != 0u && !bucket_is_key_function()) fill_blk();
-    // A full tile stages without a test an element (planes in sequence, keys read again).
-    if (FULL_TILE_LOOPS && SEQ != 0u && RELOAD != 0u && tile * t + t <= pc.n) {
-        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) s_mem[el_pos(el[j])] = uint(key_in(key_index(tile, j)));
+    // A full tile stages without a test an element (planes in sequence; keys read again, or
+    // kept in registers since their load).
+    if (FULL_TILE_LOOPS && SEQ != 0u && tile * t + t <= pc.n) {
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) s_mem[el_pos(el[j])] = uint(RELOAD != 0u ? key_in(key_index(tile, j)) : key[j]);
     } else
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint e = el[j];

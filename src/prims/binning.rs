@@ -171,7 +171,10 @@ pub struct BinningPolicy {
     /// registers let three workgroups of 256 share an SM. H200 at 2^26, 256x20: u32 keys 1.96
     /// ms against 1.98 kept; 256x15: u32 pairs 2.76-2.80 against 3.28; u64 keys (2^24) 1.33
     /// against 1.54. Read right after the ranking instead, the driver hoisted the loads and
-    /// kept more registers than ever (bench/results/h200/binning/session6).
+    /// kept more registers than ever (bench/results/h200/binning/session6). Off with planes in
+    /// sequence ([`BinningPolicy::sequential_planes`]), only the keys stay in registers until
+    /// they are staged (CUB's dataflow: no key read again); the values are read in the value
+    /// round either way.
     #[serde(default = "default_reload")]
     pub reload: bool,
     /// Stable ranking ranks first and counts after (late counts), rather than counting each
@@ -192,8 +195,9 @@ pub struct BinningPolicy {
     /// 7.1465.
     #[serde(default)]
     pub late_counts: Option<bool>,
-    /// 4-byte keys with 4-byte values, with [`BinningPolicy::reload`] and without
-    /// [`BinningPolicy::stage_all`]: the key plane is staged and scattered, then the values are
+    /// 4-byte keys with 4-byte values, without [`BinningPolicy::stage_all`]: the key plane
+    /// (read again, or with `xkeep` held in registers from its load) is staged and
+    /// scattered, then the values are
     /// read, staged in the same shared words and scattered (CUB's order), so a tile needs one
     /// plane of shared memory, not two, and holds more elements. On by default (`xnoseq`
     /// turns it off). H200, 256-way multisplit of 2^26 pairs: 0.622 ms (stable) and 0.577
@@ -678,7 +682,7 @@ impl BinningPass {
         // 4-byte words of an element, each a plane of the staged tile.
         let words = (input.key.bytes() as u32 + input.value_bytes) / 4;
         let one_plane = kernel.role & ROLE_ONE_PLANE != 0;
-        let sequential = p.sequential_planes && p.reload && !p.stage_all && !one_plane && input.key.bytes() == 4 && input.value_bytes == 4;
+        let sequential = p.sequential_planes && !p.stage_all && !one_plane && input.key.bytes() == 4 && input.value_bytes == 4;
         let info = ctx.info();
         // Shared memory: the larger of the counter rows and the staged word planes of the
         // tile (one, or all of them with `stage_all` or `reload`, unless staged in sequence).
