@@ -171,10 +171,10 @@ pub struct BinningPolicy {
     /// registers let three workgroups of 256 share an SM. H200 at 2^26, 256x20: u32 keys 1.96
     /// ms against 1.98 kept; 256x15: u32 pairs 2.76-2.80 against 3.28; u64 keys (2^24) 1.33
     /// against 1.54. Read right after the ranking instead, the driver hoisted the loads and
-    /// kept more registers than ever (bench/results/h200/binning/session6). Off with planes in
-    /// sequence ([`BinningPolicy::sequential_planes`]), only the keys stay in registers until
-    /// they are staged (CUB's dataflow: no key read again); the values are read in the value
-    /// round either way.
+    /// kept more registers than ever (bench/results/h200/binning/session6). Where the planes go
+    /// in sequence ([`BinningPolicy::sequential_planes`]), `xkeep` holds only the keys in
+    /// registers until they are staged (CUB's dataflow: no key read again); the values are
+    /// read in the value round either way.
     #[serde(default = "default_reload")]
     pub reload: bool,
     /// Stable ranking ranks first and counts after (late counts), rather than counting each
@@ -197,9 +197,9 @@ pub struct BinningPolicy {
     pub late_counts: Option<bool>,
     /// 4-byte keys with 4-byte values, without [`BinningPolicy::stage_all`]: the key plane
     /// (read again, or with `xkeep` held in registers from its load) is staged and
-    /// scattered, then the values are
-    /// read, staged in the same shared words and scattered (CUB's order), so a tile needs one
-    /// plane of shared memory, not two, and holds more elements. On by default (`xnoseq`
+    /// scattered, then the values are read, staged in the same shared words and scattered
+    /// (CUB's order), so a tile needs one plane of shared memory, not two, and holds more
+    /// elements. On by default (`xnoseq`
     /// turns it off). H200, 256-way multisplit of 2^26 pairs: 0.622 ms (stable) and 0.577
     /// (atomic) at 448x16 against 0.690 and 0.663 with both planes at 512x10; u32 pairs sort
     /// 2.279 against 2.549 ms (bench/results/h200/binning/session14).
