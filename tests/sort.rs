@@ -498,6 +498,30 @@ fn lookback_windows() {
 }
 
 #[test]
+fn kept_keys_at_awkward_sizes() {
+    // `xkeep` with 4-byte pairs: the keys stay in registers from their load to their staging
+    // (planes in sequence), so full and partial tiles stage from registers; sizes around the
+    // tile, both directions, the fallback forced in one.
+    let ctx = common::ctx();
+    let policy = vkprims::prims::binning::BinningPolicy::parse("64x15xkeep").unwrap();
+    let mut probe = SortDesc::new(KeyType::U32, 1);
+    probe.policy = policy;
+    probe.value_bytes = 4;
+    let t = SortPlan::new(&ctx, probe).unwrap().tile_keys();
+    for (key, descending, period) in [(KeyType::U32, false, 0), (KeyType::F32, true, 3)] {
+        for n in [0, 1, t - 1, t, t + 1, 5 * t + 3] {
+            let mut d = SortDesc::new(key, n);
+            d.policy = policy;
+            d.value_bytes = 4;
+            d.descending = descending;
+            d.force_fallback_period = period;
+            check(&d, KeyPattern::Random, n + 5);
+        }
+    }
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
 fn all_planes_staged_at_once() {
     // `xplanes`: every word plane in shared memory before the look-back; 8-byte keys with
     // 8-byte values need four planes, so fewer items fit (lavapipe: 32 KiB).
