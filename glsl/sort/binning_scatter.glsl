@@ -34,6 +34,8 @@ void unstage(uint count, out uint w[ITEMS]) {
 // STAGE_ALL (and RELOAD): every word plane in shared memory at once, element j's words at
 // its tile position of each plane; from registers, or with RELOAD from the buffers.
 const uint KEY_WORDS = KEY64 != 0 ? 2u : 1u;
+// Element j's key for staging: read again (RELOAD) or kept in registers since its load.
+KEY staged_key(uint tile, uint j) { return RELOAD != 0u ? key_in(key_index(tile, j)) : key[j]; }
 void stage_values(uint tile, uint j, uint at) {
 #if VALUE_WORDS > 0
     uint t = tile_size();
@@ -56,22 +58,21 @@ void stage_planes(uint tile) {
             uint e = el[j];
             if (e == INVALID) continue;
             uint i = key_index(tile, j);
-            s_mem[el_pos(e)] = plane_word(tile * t, i, RELOAD != 0u ? key_in(i) : key[j]);
+            s_mem[el_pos(e)] = plane_word(tile * t, i, staged_key(tile, j));
         }
         return;
     }
 #endif
     if (SEQ != 0u && !bucket_is_key_function()) fill_blk();
-    // A full tile stages without a test an element (planes in sequence; keys read again, or
-    // kept in registers since their load).
+    // A full tile stages without a test an element (planes in sequence).
     if (FULL_TILE_LOOPS && SEQ != 0u && tile * t + t <= pc.n) {
-        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) s_mem[el_pos(el[j])] = uint(RELOAD != 0u ? key_in(key_index(tile, j)) : key[j]);
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) s_mem[el_pos(el[j])] = uint(staged_key(tile, j));
     } else
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint e = el[j];
         if (e == INVALID) continue;
         uint at = el_pos(e);
-        KEY k = RELOAD != 0u ? key_in(key_index(tile, j)) : key[j];
+        KEY k = staged_key(tile, j);
         s_mem[at] = uint(k);
 #if KEY64
         s_mem[t + at] = uint(k >> 32);
