@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55, keep56: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 # The driver's SASS of the largest pipeline a command compiles (from a fresh disk cache, read
@@ -1707,6 +1707,13 @@ if want keep55; then
   best=$(grep '^| sort' "$OUT/keep55-sweep.md" | grep kept | awk -F'|' '{gsub(/ /,"",$5); print $5, $3}' | sort -n | head -1 | grep -oE '\(([0-9]+x[0-9]+)' | tr -d '(')
   echo "best kept: ${best:-none}" >> "$OUT/keep55-sweep.md"
   [ -n "$best" ] && timeout 200 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,${best}xkeep --trials 10 --json "$OUT/keep55-28.json" > "$OUT/keep55-28.md" 2>&1
+fi
+# Session 56: kept keys against keys read again at the same tiles (same occupancy), so the
+# dataflow's own effect shows apart from its registers (keep55 compared them across commands).
+if want keep56; then
+  P56=448x16,448x16xkeep,384x18,384x18xkeep,384x20,384x20xkeep
+  pair_regs $B $P56 keep56-regs.md
+  for r in 1 2; do timeout 100 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy $P56 --trials 10 --json "$OUT/keep56-$r.json" >> "$OUT/keep56.md" 2>&1; done
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
