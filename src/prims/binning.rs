@@ -174,10 +174,11 @@ pub struct BinningPolicy {
     /// kept more registers than ever (bench/results/h200/binning/session6). Where the planes go
     /// in sequence ([`BinningPolicy::sequential_planes`]), `xkeep` holds only the keys in
     /// registers until they are staged (CUB's dataflow: no key read again); the values are
-    /// read in the value round either way. It costs registers and lost at every tile (H100,
-    /// u32 pairs at 2^26: 512x16 kept 67 registers, one workgroup an SM, 2.77 ms; the best kept
-    /// tiles 448x16 and 384x20 2.43, against 2.41 for the default and 2.40 for 384x23
-    /// read again: bench/results/h100/binning/session56/1-keep55).
+    /// read in the value round either way. At one tile it is about 1% faster, but its
+    /// registers cost occupancy where it matters (H100, u32 pairs at 2^26: 512x16 kept 67
+    /// registers, one workgroup an SM, 2.77 ms; the best kept tiles 448x16 and 384x20 2.43,
+    /// against 2.41 for the default and 2.40 for 384x23 read again:
+    /// bench/results/h100/binning/session56/1-keep55, 3-keep56).
     #[serde(default = "default_reload")]
     pub reload: bool,
     /// Stable ranking ranks first and counts after (late counts), rather than counting each
