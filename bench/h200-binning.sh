@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55, keep56: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55, keep56, keep57: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 # The driver's SASS of the largest pipeline a command compiles (from a fresh disk cache, read
@@ -1714,6 +1714,24 @@ if want keep56; then
   P56=448x16,448x16xkeep,384x18,384x18xkeep,384x20,384x20xkeep
   pair_regs $B $P56 keep56-regs.md
   for r in 1 2; do timeout 100 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy $P56 --trials 10 --json "$OUT/keep56-$r.json" >> "$OUT/keep56.md" 2>&1; done
+fi
+# Session 57: kept ranking (`xkeep` with planes in sequence: each element's bucket from its kept
+# key, its tile position packed as it is ranked, no el word), which session 56 left at 67
+# registers at 512x16 (one workgroup an SM). Registers of this build and, where present, of
+# target/release/vkprims-base (the build before); u32 pairs at 2^26 twice, default against
+# kept at 512x16 and longer kept tiles; the base build's default beside this one's; the
+# stable 256-way multisplit of pairs; then 2^28.
+if want keep57; then
+  P57=auto,autoxautoxkeep,448x16xkeep,512x17xkeep,512x18xkeep
+  pair_regs $B $P57 keep57-regs.md
+  XB=./target/release/vkprims-base
+  [ -x $XB ] && pair_regs $XB auto,autoxautoxkeep keep57-regs-base.md
+  for r in 1 2; do
+    timeout 120 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy $P57 --trials 10 --json "$OUT/keep57-$r.json" >> "$OUT/keep57.md" 2>&1
+    [ -x $XB ] && timeout 60 $XB bench sort --n 2^26 --key u32 --values 4 --trials 10 --json "$OUT/keep57-base-$r.json" >> "$OUT/keep57-base.md" 2>&1
+  done
+  timeout 60 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy auto,autoxautoxkeep --trials 10 --json "$OUT/keep57-split.json" > "$OUT/keep57-split.md" 2>&1
+  timeout 150 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,autoxautoxkeep --trials 10 --json "$OUT/keep57-28.json" > "$OUT/keep57-28.md" 2>&1
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"

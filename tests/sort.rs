@@ -500,22 +500,28 @@ fn lookback_windows() {
 #[test]
 fn kept_keys_at_awkward_sizes() {
     // `xkeep` with 4-byte pairs: the keys stay in registers from their load to their staging
-    // (planes in sequence), so full and partial tiles stage from registers; sizes around the
-    // tile, both directions, the fallback forced in one.
+    // (planes in sequence), each element's bucket taken from its key and its tile position
+    // packed as it is ranked (kept ranking), so full and partial tiles stage from registers;
+    // sizes around the tile, both directions, the fallback forced in one; every ranking that
+    // takes it: the default's (shared match where it fits, else ballot steps), ballot steps,
+    // and every step's ballots at once (debug bit 5, uvec4 ballots); late counts (no kept
+    // ranking) too.
     let ctx = common::ctx();
-    let policy = vkprims::prims::binning::BinningPolicy::parse("64x15xkeep").unwrap();
-    let mut probe = SortDesc::new(KeyType::U32, 1);
-    probe.policy = policy;
-    probe.value_bytes = 4;
-    let t = SortPlan::new(&ctx, probe).unwrap().tile_keys();
-    for (key, descending, period) in [(KeyType::U32, false, 0), (KeyType::F32, true, 3)] {
-        for n in [0, 1, t - 1, t, t + 1, 5 * t + 3] {
-            let mut d = SortDesc::new(key, n);
-            d.policy = policy;
-            d.value_bytes = 4;
-            d.descending = descending;
-            d.force_fallback_period = period;
-            check(&d, KeyPattern::Random, n + 5);
+    for name in ["64x15xkeep", "64x15xkeepxballots", "64x15xkeepxskip32", "64x15xkeepxlate"] {
+        let policy = vkprims::prims::binning::BinningPolicy::parse(name).unwrap();
+        let mut probe = SortDesc::new(KeyType::U32, 1);
+        probe.policy = policy;
+        probe.value_bytes = 4;
+        let t = SortPlan::new(&ctx, probe).unwrap().tile_keys();
+        for (key, descending, period) in [(KeyType::U32, false, 0), (KeyType::F32, true, 3)] {
+            for n in [0, 1, t - 1, t, t + 1, 5 * t + 3] {
+                let mut d = SortDesc::new(key, n);
+                d.policy = policy;
+                d.value_bytes = 4;
+                d.descending = descending;
+                d.force_fallback_period = period;
+                check(&d, KeyPattern::Random, n + 5);
+            }
         }
     }
     common::assert_no_validation_messages(&ctx);
