@@ -227,7 +227,9 @@ bool kept_ranking() {
 // Element j's place in the tile's input order (< el_count where it is in the input).
 uint el_input_pos(uint j) { return gl_SubgroupID * gl_SubgroupSize * ITEMS + j * gl_SubgroupSize + gl_SubgroupInvocationID; }
 bool el_valid(uint j) { return kept_ranking() ? el_input_pos(j) < el_count : el[j] != INVALID; }
-uint el_d(uint j) { return kept_ranking() ? bucket_of(0u, key[j]) : el_bucket(el[j]); }
+// Element j's bucket; z is a zero the compiler cannot prove (the previous step's position >>
+// 16, or 0), so a kept key's bucket is found again at its step, not held since the counting.
+uint el_d(uint j, uint z) { return kept_ranking() ? bucket_of(0u, key[j] | KEY(z)) : el_bucket(el[j]) | z; }
 // Element j (bucket d) is ranked at tile position pos.
 void el_ranked(uint j, uint d, uint pos) {
     if (!kept_ranking()) el[j] = (d << 16) | pos;

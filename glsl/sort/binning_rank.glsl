@@ -21,7 +21,7 @@ void match_peers() {
     bool narrow = gl_SubgroupSize <= 32u && (DEBUG_SKIP & 32u) == 0u;
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         bool valid = el_valid(j);
-        uint d = valid ? el_d(j) : INVALID;
+        uint d = valid ? el_d(j, 0u) : INVALID;
         uint rank, count, leader;
         if (narrow) {
 #ifdef PARTITIONED
@@ -78,7 +78,7 @@ void match_peers() {
 // to it.
 uint ballot_step(uint row, uint j, uint chain, bool full, uint all) {
     bool valid = full || el_valid(j);
-    uint d = el_d(j) | chain;
+    uint d = el_d(j, chain);
     uint m = full ? all : subgroupBallot(valid).x;
     [[unroll]] for (uint b = 0u; b < 8u; ++b) {
         if (b < bucket_bits()) {
@@ -117,7 +117,7 @@ void count_tile() {
     zero_rows(SHARED_MATCH != 0u);
     uint row = gl_SubgroupID * 256u;
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
-        if (el_valid(j)) atomicAdd(s_mem[row + el_d(j)], 1u);
+        if (el_valid(j)) atomicAdd(s_mem[row + el_d(j, 0u)], 1u);
     barrier();
 }
 
@@ -153,7 +153,7 @@ void rank_steps(bool one_class, bool full) {
         [[unroll]] for (uint s = 0u; s < ITEMS; ++s) {
             uint j = (DEBUG_SKIP & 64u) != 0u ? ITEMS - 1u - s : s;
             if (el_valid(j)) {
-                uint d = el_d(j);
+                uint d = el_d(j, 0u);
                 el_ranked(j, d, atomicAdd(s_mem[row + d], 1u));
             }
         }
@@ -165,9 +165,10 @@ void rank_steps(bool one_class, bool full) {
         // next step. (Three mask rows a subgroup, rotating so that one barrier a step would
         // do, took 1.2x the time on the H200: bench/results/h200/binning/session9/1-early.)
         uint masks = gl_NumSubgroups * 256u;
+        uint chain = 0u;  // kept ranking: each step's bucket after the step before
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
             bool valid = el_valid(j);
-            uint d = el_d(j);
+            uint d = el_d(j, chain);
             uint at = masks + gl_SubgroupID * 256u + d;
             if (valid) atomicOr(s_mem[at], 1u << gl_SubgroupInvocationID);
             step_barrier();
@@ -182,6 +183,7 @@ void rank_steps(bool one_class, bool full) {
             base = subgroupShuffle(base, valid ? uint(findLSB(m)) : 0u);
             step_barrier();
             if (valid) el_ranked(j, d, base + rank);
+            if (kept_ranking()) chain = valid ? (base + rank) >> 16 : 0u;
         }
         return;
     }
@@ -197,7 +199,7 @@ void rank_steps(bool one_class, bool full) {
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint e = el[j];
         bool valid = el_valid(j);
-        uint d = el_d(j), rank = e & 0x7Fu, leader = (e >> 24) & 0x7Fu;
+        uint d = el_d(j, 0u), rank = e & 0x7Fu, leader = (e >> 24) & 0x7Fu;
         uint base = 0u;
         if (valid && rank == 0u && (DEBUG_SKIP & 20u) == 0u)  // skip: positions collide
             base = atomicAdd(s_mem[row + d], ((e >> 8) & 0x7Fu) + 1u);
