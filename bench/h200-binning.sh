@@ -1716,11 +1716,12 @@ if want keep56; then
   for r in 1 2; do timeout 100 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy $P56 --trials 10 --json "$OUT/keep56-$r.json" >> "$OUT/keep56.md" 2>&1; done
 fi
 # Session 57: kept ranking (`xkeep` with planes in sequence: each element's bucket from its kept
-# key, its tile position packed as it is ranked, no el word), which session 56 left at 67
-# registers at 512x16 (one workgroup an SM). Registers of this build and, where present, of
-# target/release/vkprims-base (the build before); u32 pairs at 2^26 twice, default against
-# kept at 512x16 and longer kept tiles; the base build's default beside this one's; the
-# stable 256-way multisplit of pairs; then 2^28.
+# key, its tile position packed as it is ranked, no el word; a build with
+# bench/results/h100/binning/session57/kept-ranking.patch's first form), against the kept keys
+# that session 56 left at 67 registers at 512x16 (one workgroup an SM). Registers of this build
+# and, where present, of target/release/vkprims-base (the build before); u32 pairs at 2^26
+# twice, default against kept at 512x16 and longer kept tiles; the base build's default beside
+# this one's; the stable 256-way multisplit of pairs; then 2^28.
 P57=auto,autoxautoxkeep,448x16xkeep,512x17xkeep,512x18xkeep
 if want keep57; then
   pair_regs $B $P57 keep57-regs.md
@@ -1733,9 +1734,9 @@ if want keep57; then
   timeout 60 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy auto,autoxautoxkeep --trials 10 --json "$OUT/keep57-split.json" > "$OUT/keep57-split.md" 2>&1
   timeout 150 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,autoxautoxkeep --trials 10 --json "$OUT/keep57-28.json" > "$OUT/keep57-28.md" 2>&1
 fi
-# Session 57, second form: kept ranking at 512x16 took 77 registers (keep57); each step's bucket
-# is now found again after the step before (a zero from its position), not kept since the
-# counting. Registers, then u32 pairs at 2^26 twice.
+# Session 57, second form (a build with all of kept-ranking.patch; not run yet): kept ranking at
+# 512x16 took 77 registers (keep57); each step's bucket is found again after the step before (a
+# zero from its position), not kept since the counting. Registers, then u32 pairs at 2^26 twice.
 if want keep57b; then
   pair_regs $B $P57 keep57b-regs.md
   for r in 1 2; do timeout 120 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy $P57 --trials 10 --json "$OUT/keep57b-$r.json" >> "$OUT/keep57b.md" 2>&1; done

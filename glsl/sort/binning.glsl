@@ -215,27 +215,6 @@ uint seq_pos[(ITEMS + 1u) / 2u];
 #define SEQ_AT(j) ((seq_pos[(j) / 2u] >> (16u * ((j) % 2u))) & 0xFFFFu)
 uint el_bucket(uint e) { return (e >> 16) & 0xFFu; }
 uint el_pos(uint e) { return e & 0xFFFFu; }
-// Kept ranking (`xkeep` with planes in sequence, early counts and stable ranking, where the
-// bucket is a cheap function of the key): el is never used. An element's bucket comes from its
-// kept key, its validity from its index, and each ranking step puts the element's tile
-// position straight into seq_pos, so a tile holds ITEMS keys and ITEMS / 2 position words in
-// registers through its ranking, not ITEMS keys and ITEMS el words.
-uint el_count;  // the tile's element count (binning_pass)
-bool kept_ranking() {
-    return RELOAD == 0u && SEQ != 0u && EARLY != 0u && ATOMIC_RANK == 0u && ONE_PLANE_ON == 0u && bucket_is_key_function();
-}
-// Element j's place in the tile's input order (< el_count where it is in the input).
-uint el_input_pos(uint j) { return gl_SubgroupID * gl_SubgroupSize * ITEMS + j * gl_SubgroupSize + gl_SubgroupInvocationID; }
-bool el_valid(uint j) { return kept_ranking() ? el_input_pos(j) < el_count : el[j] != INVALID; }
-// Element j's bucket; z is a zero the compiler cannot prove (the previous step's position >>
-// 16, or 0), so a kept key's bucket is found again at its step, not held since the counting.
-uint el_d(uint j, uint z) { return kept_ranking() ? bucket_of(0u, key[j] | KEY(z)) : el_bucket(el[j]) | z; }
-// Element j (bucket d) is ranked at tile position pos.
-void el_ranked(uint j, uint d, uint pos) {
-    if (!kept_ranking()) el[j] = (d << 16) | pos;
-    else if (j % 2u == 0u) seq_pos[j / 2u] = pos;
-    else seq_pos[j / 2u] |= pos << 16;
-}
 
 uint tile_size() { return gl_WorkGroupSize.x * ITEMS; }
 
@@ -579,18 +558,17 @@ void binning_pass() {
     // A full tile loads without a test an element (as two copies of the loop: the H200's
     // driver then kept no per-element bounds state, 46-57 registers for keys' passes
     // against 60-62 and 60 for pairs against 63; session28/3-tick28).
-    el_count = count;
     if (FULL_TILE_LOOPS && count == tile_size()) {
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
             uint i = key_index(tile, j);
             key[j] = key_in(i);
-            if (!kept_ranking()) el[j] = bucket_of(i, key[j]) << 16;
+            el[j] = bucket_of(i, key[j]) << 16;
         }
     } else {
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
             uint i = key_index(tile, j);
             key[j] = i < pc.n ? key_in(i) : KEY(0);
-            if (!kept_ranking()) el[j] = i < pc.n ? bucket_of(i, key[j]) << 16 : INVALID;
+            el[j] = i < pc.n ? bucket_of(i, key[j]) << 16 : INVALID;
         }
     }
 

@@ -20,8 +20,8 @@ void step_barrier() {
 void match_peers() {
     bool narrow = gl_SubgroupSize <= 32u && (DEBUG_SKIP & 32u) == 0u;
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-        bool valid = el_valid(j);
-        uint d = valid ? el_d(j, 0u) : INVALID;
+        bool valid = el[j] != INVALID;
+        uint d = valid ? el_bucket(el[j]) : INVALID;
         uint rank, count, leader;
         if (narrow) {
 #ifdef PARTITIONED
@@ -58,8 +58,7 @@ void match_peers() {
             count = subgroupBallotBitCount(peers);
             leader = subgroupBallotFindLSB(peers);
         }
-        uint peers = (leader << 24) | ((count - 1u) << 8) | rank;
-        if (valid) el[j] = kept_ranking() ? peers : el[j] | peers;
+        if (valid) el[j] |= (leader << 24) | ((count - 1u) << 8) | rank;
     }
 }
 
@@ -77,8 +76,9 @@ void match_peers() {
 // ballot_step is one step (element j of each lane); it returns the zero that chains the next step
 // to it.
 uint ballot_step(uint row, uint j, uint chain, bool full, uint all) {
-    bool valid = full || el_valid(j);
-    uint d = el_d(j, chain);
+    uint e = el[j];
+    bool valid = full || e != INVALID;
+    uint d = el_bucket(e) | chain;
     uint m = full ? all : subgroupBallot(valid).x;
     [[unroll]] for (uint b = 0u; b < 8u; ++b) {
         if (b < bucket_bits()) {
@@ -95,7 +95,7 @@ uint ballot_step(uint row, uint j, uint chain, bool full, uint all) {
     base = subgroupShuffle(base, leader);
     step_barrier();
     uint pos = valid ? base + upto - 1u : 0u;
-    if (valid) el_ranked(j, d, pos);
+    if (valid) el[j] = (d << 16) | pos;
     return pos >> 16;
 }
 void ballot_steps(uint row, bool full) {
@@ -117,7 +117,7 @@ void count_tile() {
     zero_rows(SHARED_MATCH != 0u);
     uint row = gl_SubgroupID * 256u;
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
-        if (el_valid(j)) atomicAdd(s_mem[row + el_d(j, 0u)], 1u);
+        if (el[j] != INVALID) atomicAdd(s_mem[row + el_bucket(el[j])], 1u);
     barrier();
 }
 
@@ -152,10 +152,8 @@ void rank_steps(bool one_class, bool full) {
         // where a device's atomics keep it (lavapipe).
         [[unroll]] for (uint s = 0u; s < ITEMS; ++s) {
             uint j = (DEBUG_SKIP & 64u) != 0u ? ITEMS - 1u - s : s;
-            if (el_valid(j)) {
-                uint d = el_d(j, 0u);
-                el_ranked(j, d, atomicAdd(s_mem[row + d], 1u));
-            }
+            uint e = el[j];
+            if (e != INVALID) el[j] = (e & 0xFF0000u) | atomicAdd(s_mem[row + el_bucket(e)], 1u);
         }
         return;
     }
@@ -165,10 +163,10 @@ void rank_steps(bool one_class, bool full) {
         // next step. (Three mask rows a subgroup, rotating so that one barrier a step would
         // do, took 1.2x the time on the H200: bench/results/h200/binning/session9/1-early.)
         uint masks = gl_NumSubgroups * 256u;
-        uint chain = 0u;  // kept ranking: each step's bucket after the step before
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
-            bool valid = el_valid(j);
-            uint d = el_d(j, chain);
+            uint e = el[j];
+            bool valid = e != INVALID;
+            uint d = el_bucket(e);
             uint at = masks + gl_SubgroupID * 256u + d;
             if (valid) atomicOr(s_mem[at], 1u << gl_SubgroupInvocationID);
             step_barrier();
@@ -182,8 +180,7 @@ void rank_steps(bool one_class, bool full) {
             }
             base = subgroupShuffle(base, valid ? uint(findLSB(m)) : 0u);
             step_barrier();
-            if (valid) el_ranked(j, d, base + rank);
-            if (kept_ranking()) chain = valid ? (base + rank) >> 16 : 0u;
+            if (valid) el[j] = (d << 16) | (base + rank);
         }
         return;
     }
@@ -198,15 +195,15 @@ void rank_steps(bool one_class, bool full) {
     match_peers();
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint e = el[j];
-        bool valid = el_valid(j);
-        uint d = el_d(j, 0u), rank = e & 0x7Fu, leader = (e >> 24) & 0x7Fu;
+        bool valid = e != INVALID;
+        uint d = el_bucket(e), rank = e & 0x7Fu, leader = (e >> 24) & 0x7Fu;
         uint base = 0u;
         if (valid && rank == 0u && (DEBUG_SKIP & 20u) == 0u)  // skip: positions collide
             base = atomicAdd(s_mem[row + d], ((e >> 8) & 0x7Fu) + 1u);
         base = subgroupShuffle(base, valid ? leader : 0u);
         step_barrier();
         if ((DEBUG_SKIP & 4u) != 0u) rank = 0u;
-        if (valid) el_ranked(j, d, base + rank);
+        if (valid) el[j] = (d << 16) | (base + rank);
     }
 }
 

@@ -64,13 +64,6 @@ void stage_planes(uint tile) {
     }
 #endif
     if (SEQ != 0u && !bucket_is_key_function()) fill_blk();
-    if (kept_ranking()) {
-        // The ranking left each element's position in seq_pos; the keys are in registers.
-        bool full = FULL_TILE_LOOPS && tile * t + t <= pc.n;
-        [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
-            if (full || el_valid(j)) s_mem[SEQ_AT(j)] = uint(key[j]);
-        return;
-    }
     // A full tile stages without a test an element (planes in sequence).
     if (FULL_TILE_LOOPS && SEQ != 0u && tile * t + t <= pc.n) {
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) s_mem[el_pos(el[j])] = uint(staged_key(tile, j));
