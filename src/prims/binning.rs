@@ -178,7 +178,9 @@ pub struct BinningPolicy {
     /// registers cost occupancy where it matters (H100, u32 pairs at 2^26: 512x16 kept 67
     /// registers, one workgroup an SM, 2.77 ms; the best kept tiles 448x16 and 384x20 2.43,
     /// against 2.41 for the default and 2.40 for 384x23 read again:
-    /// bench/results/h100/binning/session56/1-keep55, 3-keep56).
+    /// bench/results/h100/binning/session56/1-keep55, 3-keep56). Taking each bucket from the
+    /// kept key and packing positions as they are ranked took 77 registers there, not fewer
+    /// (session57/1-keep57, kept-ranking.patch).
     #[serde(default = "default_reload")]
     pub reload: bool,
     /// Stable ranking ranks first and counts after (late counts), rather than counting each
