@@ -501,9 +501,9 @@ fn lookback_windows() {
 fn kept_keys_at_awkward_sizes() {
     // `xkeep` with 4-byte pairs: the keys stay in registers from their load to their staging
     // (planes in sequence), so full and partial tiles stage from registers; sizes around the
-    // tile, both directions, the fallback forced in one; under every stable ranking: the
-    // default's (shared match where it fits, else ballot steps), ballot steps, every step's
-    // ballots at once (debug bit 5, uvec4 ballots) and late counts.
+    // tile, both directions, the fallback forced in one; under each stable ranking lavapipe
+    // runs: the default's (shared match where it fits, else ballot steps), ballot steps, every
+    // step's ballots at once (debug bit 5, uvec4 ballots) and late counts.
     let ctx = common::ctx();
     for name in ["64x15xkeep", "64x15xkeepxballots", "64x15xkeepxskip32", "64x15xkeepxlate"] {
         let policy = vkprims::prims::binning::BinningPolicy::parse(name).unwrap();
