@@ -1734,7 +1734,8 @@ if want keep57; then
   timeout 60 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy auto,autoxautoxkeep --trials 10 --json "$OUT/keep57-split.json" > "$OUT/keep57-split.md" 2>&1
   timeout 150 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,autoxautoxkeep --trials 10 --json "$OUT/keep57-28.json" > "$OUT/keep57-28.md" 2>&1
 fi
-# Session 57, second form (a build with all of kept-ranking.patch; not run yet): kept ranking at
+# Session 57, second form (a build with all of kept-ranking.patch; session 58 ran step keep57 on
+# such a build instead, a superset: bench/results/h100/binning/session58/1-keep57b): kept ranking at
 # 512x16 took 77 registers (keep57); each step's bucket is found again after the step before (a
 # zero from its position), not kept since the counting. Registers, then u32 pairs at 2^26 twice.
 if want keep57b; then

@@ -179,8 +179,9 @@ pub struct BinningPolicy {
     /// registers, one workgroup an SM, 2.77 ms; the best kept tiles 448x16 and 384x20 2.43,
     /// against 2.41 for the default and 2.40 for 384x23 read again:
     /// bench/results/h100/binning/session56/1-keep55, 3-keep56). Taking each bucket from the
-    /// kept key and packing positions as they are ranked took 77 registers there, not fewer
-    /// (session57/1-keep57, kept-ranking.patch).
+    /// kept key and packing positions as they are ranked took 77 registers there, not fewer,
+    /// and 69 with each step's bucket found again (session57/1-keep57, session58/1-keep57b;
+    /// session57/kept-ranking.patch).
     #[serde(default = "default_reload")]
     pub reload: bool,
     /// Stable ranking ranks first and counts after (late counts), rather than counting each
