@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55, keep56, keep57, keep57b: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55, keep56, keep57: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 # The driver's SASS of the largest pipeline a command compiles (from a fresh disk cache, read
@@ -1717,13 +1717,14 @@ if want keep56; then
 fi
 # Session 57: kept ranking (`xkeep` with planes in sequence: each element's bucket from its kept
 # key, its tile position packed as it is ranked, no el word; a build with
-# bench/results/h100/binning/session57/kept-ranking.patch's first form), against the kept keys
+# bench/results/h100/binning/session57/kept-ranking.patch: its first form in session57/1-keep57,
+# all of it in session58/1-keep57b), against the kept keys
 # that session 56 left at 67 registers at 512x16 (one workgroup an SM). Registers of this build
 # and, where present, of target/release/vkprims-base (the build before); u32 pairs at 2^26
 # twice, default against kept at 512x16 and longer kept tiles; the base build's default beside
 # this one's; the stable 256-way multisplit of pairs; then 2^28.
-P57=auto,autoxautoxkeep,448x16xkeep,512x17xkeep,512x18xkeep
 if want keep57; then
+  P57=auto,autoxautoxkeep,448x16xkeep,512x17xkeep,512x18xkeep
   pair_regs $B $P57 keep57-regs.md
   XB=./target/release/vkprims-base
   [ -x $XB ] && pair_regs $XB auto,autoxautoxkeep keep57-regs-base.md
@@ -1733,14 +1734,6 @@ if want keep57; then
   done
   timeout 60 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy auto,autoxautoxkeep --trials 10 --json "$OUT/keep57-split.json" > "$OUT/keep57-split.md" 2>&1
   timeout 150 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,autoxautoxkeep --trials 10 --json "$OUT/keep57-28.json" > "$OUT/keep57-28.md" 2>&1
-fi
-# Session 57, second form (a build with all of kept-ranking.patch; session 58 ran step keep57 on
-# such a build instead, a superset: bench/results/h100/binning/session58/1-keep57b): kept ranking at
-# 512x16 took 77 registers (keep57); each step's bucket is found again after the step before (a
-# zero from its position), not kept since the counting. Registers, then u32 pairs at 2^26 twice.
-if want keep57b; then
-  pair_regs $B $P57 keep57b-regs.md
-  for r in 1 2; do timeout 120 $B bench sort --n 2^26 --key u32 --values 4 --binning-policy $P57 --trials 10 --json "$OUT/keep57b-$r.json" >> "$OUT/keep57b.md" 2>&1; done
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"
