@@ -85,18 +85,6 @@ bool walk(uint d, inout uint look, inout uint sum) {
 
 void look_back(uint tile, uint hist[BPT], uint pre[LB_WINDOW]) {
     uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
-    if ((DEBUG_SKIP & 512u) != 0u) {
-        // Timing only (wrong results where keys are not uniform): bucket d's destination is its
-        // start plus its share of the elements before this tile, as if every tile's prefixes
-        // had been scanned before the pass; the stores spread as the real ones do.
-        for (uint d = lid; d < 256u; d += wg) {
-            uint total = (d < 255u ? bucket_base(d + 1u) : pc.n) - bucket_base(d);
-            uint share = uint(float(tile) * float(tile_size()) * (float(total) / float(max(pc.n, 1u))));
-            s_glob[d] = bucket_base(d) + share - s_start[d];
-        }
-        barrier();
-        return;
-    }
     if ((DEBUG_SKIP & 1u) != 0u) {
         // (FOLD: each tile writes at its own place, not where the look-back would put it.)
 #ifdef FOLD

@@ -141,10 +141,7 @@ pub struct BinningPolicy {
     /// copying a tile of values each, the even ones the key tiles without their value round:
     /// whether the value traffic overlaps the keys' work when other workgroups move it. Bit 8
     /// (results stay right) holds first-wave tiles back once their counts are posted (see
-    /// `vkprims bench --help` for its fields). Bit 9 replaces the look-back with the
-    /// destinations uniform keys would get (each bucket's start plus its share of the elements
-    /// before the tile: right only for keys spread evenly), a bound on prefixes scanned before
-    /// the pass.
+    /// `vkprims bench --help` for its fields).
     #[serde(default)]
     pub debug_skip: u32,
     /// Sorts only, where the device has VK_KHR_shader_clock: time the binning pass's phases
