@@ -1738,10 +1738,11 @@ fi
 # Session 59: the one-pass multisplit with every tile's prefixes scanned before the pass (debug
 # bit 9, timing only: the bench scans them on the host from its input and each reset copies them
 # into the look-back words; no tile walks or posts, and the results validate). What a scan of
-# per-tile counts written by the histogram could gain, before paying for it. Registers, the
-# stable 256-way multisplit of pairs at 2^26 twice, then keys and pairs at 2^28.
+# per-tile counts written by the histogram could gain, before paying for it; and with late counts
+# (`xlate`), which lost where a tile's posted counts wait for its ranking, but no tile posts here.
+# Registers, the stable 256-way multisplit of pairs at 2^26 twice, then keys and pairs at 2^28.
 if want pre59; then
-  P59=auto,autoxautoxskip512
+  P59=auto,autoxautoxskip512,autoxautoxlatexskip512
   pair_regs $B $P59 pre59-regs.md
   for r in 1 2; do timeout 60 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy $P59 --trials 10 --json "$OUT/pre59-split26-$r.json" >> "$OUT/pre59-split26.md" 2>&1; done
   timeout 120 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 0,4 --ranking stable --binning-policy $P59 --trials 10 --json "$OUT/pre59-split28.json" > "$OUT/pre59-split28.md" 2>&1
