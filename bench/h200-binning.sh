@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55, keep56, keep57, pre59: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55, keep56, keep57: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 # The driver's SASS of the largest pipeline a command compiles (from a fresh disk cache, read
@@ -1734,18 +1734,6 @@ if want keep57; then
   done
   timeout 60 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy auto,autoxautoxkeep --trials 10 --json "$OUT/keep57-split.json" > "$OUT/keep57-split.md" 2>&1
   timeout 150 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,autoxautoxkeep --trials 10 --json "$OUT/keep57-28.json" > "$OUT/keep57-28.md" 2>&1
-fi
-# Session 59: the one-pass multisplit with every tile's prefixes scanned before the pass (debug
-# bit 9, timing only: the bench scans them on the host from its input and each reset copies them
-# into the look-back words; no tile walks or posts, and the results validate). What a scan of
-# per-tile counts written by the histogram could gain, before paying for it; and with late counts
-# (`xlate`), which lost where a tile's posted counts wait for its ranking, but no tile posts here.
-# Registers, the stable 256-way multisplit of pairs at 2^26 twice, then keys and pairs at 2^28.
-if want pre59; then
-  P59=auto,autoxautoxskip512,autoxautoxlatexskip512
-  pair_regs $B $P59 pre59-regs.md
-  for r in 1 2; do timeout 60 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy $P59 --trials 10 --json "$OUT/pre59-split26-$r.json" >> "$OUT/pre59-split26.md" 2>&1; done
-  timeout 120 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 0,4 --ranking stable --binning-policy $P59 --trials 10 --json "$OUT/pre59-split28.json" > "$OUT/pre59-split28.md" 2>&1
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"

@@ -277,29 +277,6 @@ fn sort_rows_validate_and_no_reset_fails() {
 }
 
 #[test]
-fn prescanned_prefixes_validate() {
-    // Debug bit 9: the bench's one-pass multisplit scans every tile's prefixes itself and puts
-    // them in the look-back words before each trial; no tile walks back, and the output must
-    // still be right (keys and pairs, 16 and 256 buckets, many tiles).
-    let ctx = common::ctx();
-    let mut s = sweep(Mode::PerTrial, Stop::Trials(2));
-    s.what = What::Multisplit;
-    s.sizes = vec![20_011];
-    s.keys = vec![vkprims::prims::sort::KeyType::U32];
-    s.values = vec![0, 4];
-    s.buckets = vec![16, 256];
-    s.binning_policies = vec![Some(BinningPolicy::parse("64x4xfold0xskip512").unwrap())];
-    let res = bench::run_sweep(&ctx, &s, &[], |_| {}).unwrap();
-    let splits: Vec<_> = res.rows.iter().filter(|r| r.primitive.starts_with("multisplit")).collect();
-    assert_eq!(splits.len(), 4);
-    for r in splits {
-        assert!(r.valid(), "{}: {}", r.primitive, r.validation);
-        assert!(r.policy.as_deref().is_some_and(|p| p.contains("skip 512")), "{:?}", r.policy);
-    }
-    common::assert_no_validation_messages(&ctx);
-}
-
-#[test]
 fn phase_clocks() {
     // Where the device has VK_KHR_shader_clock, `xclocks` times the binning pass's phases
     // (lavapipe has it); elsewhere it is refused with a clear error.

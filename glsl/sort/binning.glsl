@@ -84,8 +84,7 @@ layout(constant_id = 8) const uint ATOMIC_RANK = 0;
 // uvec4 ballots at every width; bit 6 makes the atomic ranking take a tile's steps last to first,
 // so where a device's atomics happen to follow input order (lavapipe) equal buckets still leave it,
 // as they do on GPUs. Bit 8 (results stay right; see stagger below) holds some tiles of the first
-// wave back once their counts are posted. Bit 9 (timing only, the bench's one-pass multisplit)
-// takes each tile's prefixes from its look-back words, scanned before the pass.
+// wave back once their counts are posted.
 layout(constant_id = 9) const uint DEBUG_SKIP = 0;
 // 1: every word plane of the tile (key words, then value words) is staged at once, plane p at
 // s_mem[p * tile_size()], before the look-back; the scatter then needs no per-element arrays
@@ -485,7 +484,6 @@ void add_totals(uint hist[BPT]) {
 // bucket offsets (FOLD: from first_tile_bases, s_glob + s_start); a forced tile posts nothing
 // yet.
 void post_counts(uint tile, uint hist[BPT]) {
-    if ((DEBUG_SKIP & 512u) != 0u) return;  // prefixes given (look_back)
     [[unroll]] for (uint k = 0u; k < BPT; ++k) {
         uint d = gl_LocalInvocationIndex + k * gl_WorkGroupSize.x;
         if (d < 256u) {

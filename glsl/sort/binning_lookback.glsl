@@ -85,14 +85,6 @@ bool walk(uint d, inout uint look, inout uint sum) {
 
 void look_back(uint tile, uint hist[BPT], uint pre[LB_WINDOW]) {
     uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
-    if ((DEBUG_SKIP & 512u) != 0u) {
-        // Timing only (bench multisplit): every tile's prefixes were scanned before the pass
-        // and stand in its look-back words (the destination of its first element of each
-        // bucket), so no tile walks or posts.
-        for (uint d = lid; d < 256u; d += wg) s_glob[d] = state[STATE_BASE + tile * 256u + d] - s_start[d];
-        barrier();
-        return;
-    }
     if ((DEBUG_SKIP & 1u) != 0u) {
         // (FOLD: each tile writes at its own place, not where the look-back would put it.)
 #ifdef FOLD

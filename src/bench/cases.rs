@@ -377,45 +377,7 @@ pub fn bench_multisplit(ctx: &Arc<Context>, arena: &mut Arena, case: &SplitCase,
         written.extend([ss.keys_alt, ss.values_alt, ss.hist, ss.state]);
     }
     written.extend(scratch.index);
-    // Debug bit 9 (timing only): every tile's prefixes scanned here, before the split, and
-    // copied into its look-back words by each reset, so the pass neither walks nor posts.
-    let prescanned = match source {
-        BucketSource::Bits { lo: 0, hi } if policy.debug_skip & 512 != 0 && plan.sort_scratch_bytes().is_none() && key.bytes() == 4 => {
-            let (tile, b) = (plan.tile_keys() as usize, 1usize << hi);
-            let mut start = vec![0u32; b];
-            for &k in &keys {
-                start[k as usize & (b - 1)] += 1;
-            }
-            let mut acc = 0u32;
-            for c in start.iter_mut() {
-                (*c, acc) = (acc, acc + *c);
-            }
-            let mut words = Vec::with_capacity(keys.len().div_ceil(tile) * 256);
-            for chunk in keys.chunks(tile) {
-                words.extend(start.iter().copied().chain(std::iter::repeat(0).take(256 - b)));
-                for &k in chunk {
-                    start[k as usize & (b - 1)] += 1;
-                }
-            }
-            Some(arena.upload_slot("multisplit prescanned prefixes", &words)?)
-        }
-        _ => None,
-    };
-    let mut between = trial_resets(
-        ctx,
-        written,
-        |rec| match prescanned {
-            Some(p) => {
-                rec.fill(scratch.hist.sub(0, plan.hist_bytes()), 0);
-                rec.fill(scratch.state.sub(0, 16), 0);
-                rec.copy(p, scratch.state.sub(16, p.size));
-                let rest = 16 + p.size;
-                rec.fill(scratch.state.sub(rest, plan.state_bytes() - rest), 0);
-            }
-            None => plan.record_reset(rec, &scratch),
-        },
-        opts,
-    )?;
+    let mut between = trial_resets(ctx, written, |rec| plan.record_reset(rec, &scratch), opts)?;
     let mut body = |rec: &mut Recorder| plan.record_split(rec, kin, kout, vals, ain, None, &scratch);
     let m = measure(ctx, arena, &desc.label(), opts, &mut between, &mut body)?;
     // The validation trial also writes the offsets.

@@ -141,10 +141,7 @@ pub struct BinningPolicy {
     /// copying a tile of values each, the even ones the key tiles without their value round:
     /// whether the value traffic overlaps the keys' work when other workgroups move it. Bit 8
     /// (results stay right) holds first-wave tiles back once their counts are posted (see
-    /// `vkprims bench --help` for its fields). Bit 9: no tile walks back or posts; each takes
-    /// its prefixes from its look-back words, which `vkprims bench multisplit` (u32 keys by a
-    /// bit field, one pass) fills before every trial from its own scan of the input, so those
-    /// rows validate and time prefixes known before the pass (elsewhere results are wrong).
+    /// `vkprims bench --help` for its fields).
     #[serde(default)]
     pub debug_skip: u32,
     /// Sorts only, where the device has VK_KHR_shader_clock: time the binning pass's phases
