@@ -60,6 +60,14 @@ fn variants() -> Vec<Variant> {
                         split.push(("SPLIT_PAYLOAD", "1".to_string()));
                         v.push(Variant { name: format!("sort_onesweep_{kw}_v{vw}_split{suffix}{c}"), file: "sort/onesweep.comp", defines: split });
                     }
+                    // `_packed`: 4-byte keys with 4-byte values as one 8-byte word an element
+                    // (the key low), read from and written to two arrays by the first and last
+                    // passes.
+                    if k64 == 1 && vw == 0 {
+                        let mut packed = defines.clone();
+                        packed.push(("PACKED_PAIRS", "1".to_string()));
+                        v.push(Variant { name: format!("sort_onesweep_{kw}_v{vw}_packed{suffix}{c}"), file: "sort/onesweep.comp", defines: packed });
+                    }
                     v.push(Variant { name: format!("sort_onesweep_{kw}_v{vw}{suffix}{c}"), file: "sort/onesweep.comp", defines });
                 }
             }

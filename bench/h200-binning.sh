@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55, keep56, keep57: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55, keep56, keep57, il60, packed60: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 # The driver's SASS of the largest pipeline a command compiles (from a fresh disk cache, read
@@ -1734,6 +1734,28 @@ if want keep57; then
   done
   timeout 60 $B bench multisplit --n 2^26 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy auto,autoxautoxkeep --trials 10 --json "$OUT/keep57-split.json" > "$OUT/keep57-split.md" 2>&1
   timeout 150 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy auto,autoxautoxkeep --trials 10 --json "$OUT/keep57-28.json" > "$OUT/keep57-28.md" 2>&1
+fi
+# Session 60: whether pairs stored side by side (a key and its value in one 8-byte word, so a
+# bucket's run is one stretch of the output with two partial sectors, not two with four)
+# would pay: 8-byte keys' stable passes (448x13, both words staged at once; `xstablefirst`
+# keeps the first pass stable, as a pair sort's must be) per element against u32 pair passes
+# (512x16, planes in sequence), with a per-kernel profile, at 2^26 and 2^28.
+if want il60; then
+  for r in 1 2; do
+    timeout 100 $B bench sort --n 2^26,2^28 --key u32 --values 4 --trials 10 --profile --json "$OUT/il60-pairs-$r.json" >> "$OUT/il60.md" 2>&1
+    timeout 150 $B bench sort --n 2^26,2^28 --key u64 --values 0 --binning-policy autoxautoxstablefirst --trials 10 --profile --json "$OUT/il60-u64-$r.json" >> "$OUT/il60.md" 2>&1
+  done
+fi
+# Session 60: 4-byte pairs packed in 8-byte words (`xpacked`, the pass kernel of 8-byte keys
+# alone at 448x13; the first pass packs, the last unpacks) against planes in sequence
+# (512x16), early and late counts, twice, with a per-kernel profile; the packed passes'
+# registers.
+if want packed60; then
+  P60=auto,autoxautoxpacked,autoxautoxpackedxlate
+  stats_of $B '^sort_onesweep_(k64_v0_packed|k32_v1)' packed60-regs.md $P60
+  for r in 1 2; do
+    timeout 150 $B bench sort --n 2^26,2^28 --key u32 --values 4 --binning-policy $P60 --trials 10 --profile --json "$OUT/packed60-$r.json" >> "$OUT/packed60.md" 2>&1
+  done
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"

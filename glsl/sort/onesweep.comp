@@ -9,6 +9,9 @@
 // way).
 // SPLIT_PAYLOAD (32-bit keys, 8-byte values): the first pass reads each value from two arrays
 // of words, the last writes it to two (role bits 6 and 7, at val_at below).
+// PACKED_PAIRS (4-byte keys with 4-byte values, built as 8-byte keys alone): each element one
+// 8-byte word, the key low; the first pass packs, the last unpacks (role bits 8 and 9, at
+// key_in below).
 #ifdef NARROW
 #extension GL_EXT_shader_8bit_storage : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
@@ -128,6 +131,17 @@ void val_out(uint i, VAL v) {
     vals_out_hi[i] = v.y;
 }
 bool pass_writes_keys() { return true; }
+#elif defined(PACKED_PAIRS)
+// PACKED_PAIRS (KEY64 = 1, VALUE_WORDS = 0: a sort of 4-byte keys with 4-byte values whose
+// element is one 8-byte word, the key low and the value high, sort/sort_keys.glsl). A tile's
+// run of a bucket is then one stretch of the output, not one of keys and one of values, and
+// each element one 8-byte load and store. Bit 8, the first pass: the key and value come from
+// two arrays of words (bindings 0 and 2); bit 9, the last pass: they go to two (bindings 1
+// and 3). Between them (src/prims/sort.rs) the words are whole in the scratch arrays.
+layout(set = 0, binding = 0, std430) readonly buffer KeysIn32 { uint keys_in32[]; };
+layout(set = 0, binding = 1, std430) writeonly buffer KeysOut32 { uint keys_out32[]; };
+VAL val_at(uint i) { return 0u; }
+bool pass_writes_keys() { return true; }
 #else
 VAL val_at(uint i) { return vals_in[i]; }
 bool pass_writes_keys() { return true; }
@@ -145,6 +159,16 @@ KEY key_in(uint i) { return (PASS_ROLE & 3u) == 2u ? uint(keys_in8[i]) << 8 : ke
 void key_out(uint i, KEY k) {
     if ((PASS_ROLE & 3u) == 1u) keys_out8[i] = uint8_t(k >> 8);
     else keys_out[i] = k;
+}
+#elif defined(PACKED_PAIRS)
+KEY key_in(uint i) { return (PASS_ROLE & 256u) != 0u ? KEY(keys_in32[i]) | (KEY(vals_in[i]) << 32) : keys_in[i]; }
+void key_out(uint i, KEY k) {
+    if ((PASS_ROLE & 512u) == 0u) {
+        keys_out[i] = k;
+        return;
+    }
+    keys_out32[i] = uint(k);
+    vals_out[i] = uint(k >> 32);
 }
 #else
 KEY key_in(uint i) { return keys_in[i]; }

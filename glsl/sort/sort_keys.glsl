@@ -11,6 +11,17 @@
 #if KEY64
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #define KEY uint64_t
+#ifdef PACKED_PAIRS
+// A 4-byte key (KEY_KIND of u32, i32 or f32) in the low word, its 4-byte value in the high
+// word (onesweep.comp): the order key is the low word's.
+uint order_key32(uint k) {
+    if (KEY_KIND == 1u) k ^= 0x80000000u;
+    if (KEY_KIND == 2u) k = f32_order_key(k);
+    return DESCENDING != 0u ? ~k : k;
+}
+KEY order_key(KEY k) { return KEY(order_key32(uint(k))); }
+uint digit_of(KEY k, uint shift, uint bits) { return (order_key32(uint(k)) >> shift) & ((1u << bits) - 1u); }
+#else
 KEY order_key(KEY k) {
     if (KEY_KIND == 1u) k ^= 0x8000000000000000ul;
     if (KEY_KIND == 2u) k = (k & 0x8000000000000000ul) != 0ul ? ~k : (k | 0x8000000000000000ul);
@@ -24,6 +35,7 @@ uint digit_of(KEY k, uint shift, uint bits) {
     uint d = KEY_KIND == 2u ? uint(order_key(k) >> shift) : uint(k >> shift) ^ uint(order_key(KEY(0)) >> shift);
     return d & ((1u << bits) - 1u);
 }
+#endif
 #else
 #define KEY uint
 KEY order_key(KEY k) {

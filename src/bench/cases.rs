@@ -236,11 +236,12 @@ pub fn bench_sort(ctx: &Arc<Context>, arena: &mut Arena, desc: &SortDesc, opts: 
     };
     let kout = arena.slot("sort keys out", kb)?;
     let vout = arena.slot("sort values out", vb)?;
+    let (ka, va, hb, sb) = plan.scratch_bytes();
     let scratch = SortScratch {
-        keys_alt: arena.slot("sort keys alt", kb)?,
-        values_alt: arena.slot("sort values alt", vb)?,
-        hist: arena.slot("sort histograms", plan.hist_bytes())?,
-        state: arena.slot("sort look-back", plan.state_bytes())?,
+        keys_alt: arena.slot("sort keys alt", ka)?,
+        values_alt: arena.slot("sort values alt", va)?,
+        hist: arena.slot("sort histograms", hb)?,
+        state: arena.slot("sort look-back", sb)?,
     };
     let vals = vin.map(|vi| (vi, vout));
     let written = vec![kout, vout, scratch.keys_alt, scratch.values_alt, scratch.hist, scratch.state];

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::binning::{self, BinningInput, BinningKernel, BinningPass, BinningPolicy, Ranking, ROLE_BYTE_DIGITS, ROLE_CLASS_ROUNDS, ROLE_CLASS_STEPS, ROLE_SPLIT_IN, ROLE_SPLIT_OUT};
+use super::binning::{self, BinningInput, BinningKernel, BinningPass, BinningPolicy, Ranking, ROLE_BYTE_DIGITS, ROLE_CLASS_ROUNDS, ROLE_CLASS_STEPS, ROLE_PACK_IN, ROLE_PACK_OUT, ROLE_SPLIT_IN, ROLE_SPLIT_OUT};
 use crate::error::{invalid, Result};
 use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
 
@@ -242,10 +242,19 @@ pub struct SortPlan {
     last: Option<BinningPass>,
     /// 8-byte values read from two arrays of words and written to two ([`SortPlan::split`]).
     split: bool,
+    /// 4-byte pairs moved as one 8-byte word each ([`BinningPolicy::packed_pairs`]).
+    packed: bool,
 }
 
 impl SortPlan {
     pub fn new(ctx: &Context, desc: SortDesc) -> Result<SortPlan> {
+        // Packed pairs where the policy asks and the device allows (8-byte words bound whole,
+        // 64-bit integers in shaders); else planes.
+        let packs = desc.policy.packed_pairs && desc.key.bytes() == 4 && desc.value_bytes == 4 && desc.passes() >= 2;
+        if packs && desc.n * 8 <= ctx.max_storage_buffer_range() && ctx.capabilities().shader_int64 {
+            let roles = PassRoles { first: ROLE_PACK_IN, last: ROLE_PACK_OUT, last_items: 0 };
+            return SortPlan::with_pass_kernel(ctx, desc, "sort_onesweep_k64_v0_packed", Some(roles));
+        }
         let kw = if desc.key.wide() { "k64" } else { "k32" };
         let shader = format!("sort_onesweep_{kw}_v{}", desc.value_bytes / 4);
         SortPlan::with_pass_kernel(ctx, desc, &shader, None)
@@ -288,7 +297,10 @@ impl SortPlan {
         let desc_flag = desc.descending as u32;
         let offsets =
             ctx.pipeline(PipelineKey { shader: "sort_offsets", spec: vec![64], subgroup_size: desc.subgroup_size, bindings: 1, push_bytes: 4 })?;
-        let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
+        // Packed pairs run the pass kernel of 8-byte keys alone, and are planned as such.
+        let packed = roles.is_some_and(|r| r.first & ROLE_PACK_IN != 0);
+        let (key, value_bytes) = if packed { (KeyType::U64, 0) } else { (desc.key, desc.value_bytes) };
+        let input = BinningInput { key, value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
         // A sort's own passes take whole bytes where its last digit does (only the last can
         // be narrower), and then mask them with a constant, except 8-byte keys with values
         // (H200, 2^26: u32 keys 1.438 ms against 1.450, pairs 2.012 against 2.025-2.030,
@@ -297,7 +309,7 @@ impl SortPlan {
         // (The permutation's pass kernel has neither byte digits nor `_tot` variants; a split
         // sort's is the sort's own.)
         let split = roles.is_some_and(|r| r.first & ROLE_SPLIT_IN != 0);
-        let own = roles.is_none() || split;
+        let own = roles.is_none() || split || packed;
         let bytes = if own && desc.last_bits() == 8 && (!desc.key.wide() || desc.value_bytes == 0) { ROLE_BYTE_DIGITS } else { 0 };
         // Keys alone take the keys sort's tile and late counts only with whole-byte digits: a
         // narrower last digit takes the general digit code, and a 12-bit sort of 2^26 u32 keys
@@ -385,7 +397,7 @@ impl SortPlan {
         } else {
             None
         };
-        let mut plan = SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, second, steps, steps_through, last, split };
+        let mut plan = SortPlan { desc, histogram, histogram_unaligned, offsets, pass, first, second, steps, steps_through, last, split, packed };
         // Only the passes it dispatches are compiled: a two-pass sort with roles never runs its
         // middle pass, nor one whose later passes all rank in class steps; every pass keeps its
         // geometry (the middle pass's is the stable passes' tile).
@@ -451,7 +463,14 @@ impl SortPlan {
         if self.desc.policy.histogram_scalar_loads {
             s += ", histogram scalar loads";
         }
+        if self.packed {
+            s += ", pairs packed in 8-byte words";
+        }
         s
+    }
+    /// Whether the pairs travel as one 8-byte word each ([`BinningPolicy::packed_pairs`]).
+    pub fn packed(&self) -> bool {
+        self.packed
     }
     pub fn keys_bytes(&self) -> u64 {
         self.desc.n * self.desc.key.bytes()
@@ -479,9 +498,18 @@ impl SortPlan {
     pub fn state_bytes(&self) -> u64 {
         self.pass_state_bytes() * self.desc.passes() as u64
     }
+    /// The alternate buffers' sizes: a key and a value array, or for packed pairs an array of
+    /// 8-byte words each (the second only where a middle pass runs).
+    fn alt_bytes(&self) -> (u64, u64) {
+        match self.packed {
+            true => (8 * self.desc.n, if self.desc.passes() > 2 { 8 * self.desc.n } else { 4 }),
+            false => (self.keys_bytes(), self.values_bytes().max(4)),
+        }
+    }
     /// Scratch sizes in bytes: (keys_alt, values_alt, hist, state).
     pub fn scratch_bytes(&self) -> (u64, u64, u64, u64) {
-        (self.keys_bytes(), self.values_bytes().max(4), self.hist_bytes(), self.state_bytes())
+        let (ka, va) = self.alt_bytes();
+        (ka, va, self.hist_bytes(), self.state_bytes())
     }
 
     /// Every buffer that carries state from one sort to the next (histograms, tickets,
@@ -591,9 +619,10 @@ impl SortPlan {
         let need = |name: &str, s: BufferSlice, bytes: u64| super::require_bytes(&what, name, s, bytes);
         need("keys_in", keys_in, self.keys_bytes())?;
         need("keys_out", keys_out, self.keys_bytes())?;
-        need("keys_alt", scratch.keys_alt, self.keys_bytes())?;
+        let (ka, va) = self.alt_bytes();
+        need("keys_alt", scratch.keys_alt, ka)?;
         need("hist", scratch.hist, self.hist_bytes())?;
-        need("values_alt", scratch.values_alt, self.values_bytes().max(4))?;
+        need("values_alt", scratch.values_alt, va)?;
         need("state", scratch.state, self.state_bytes())?;
         match (values, self.split) {
             (SortValues::Split { lo_in, hi_in, lo_out, hi_out }, true) => {
@@ -648,6 +677,17 @@ impl SortPlan {
             let src = if p == 0 { input } else if to_out { alt } else { out };
             (src, if to_out { out } else { alt })
         };
+        // Packed pairs: the first pass reads the key and value arrays and writes words to
+        // keys_alt; each later pass reads the words the one before wrote (keys_alt, then
+        // values_alt, in turn) and writes the other array, the last the output arrays. The
+        // value bindings take the word arrays where the pass leaves them be.
+        let packed = |p: u32| -> Result<[BufferSlice; 4]> {
+            let SortValues::Array(vi, vo) = values else { return invalid(format!("{}: packed pairs without values (a vkprims bug)", self.desc.label())) };
+            let words = |q: u32| [scratch.keys_alt, scratch.values_alt][q as usize % 2].sub(0, 8 * self.desc.n);
+            let (ks, vs) = if p == 0 { (keys_in.sub(0, kb), vi.sub(0, vb)) } else { (words(p - 1), words(p - 1)) };
+            let (kd, vd) = if p + 1 == passes { (keys_out.sub(0, kb), vo.sub(0, vb)) } else { (words(p), words(p)) };
+            Ok([ks, kd, vs, vd])
+        };
         for p in 0..passes {
             let (ks, kd) = pick(keys_in, keys_out, scratch.keys_alt, p);
             let alt = scratch.values_alt.sub(0, vb);
@@ -665,6 +705,7 @@ impl SortPlan {
                 }
             };
             let (ks, kd) = (ks.sub(0, kb), kd.sub(0, kb));
+            let [ks, kd, vs, vd] = if self.packed { packed(p)? } else { [ks, kd, vs, vd] };
             let state = scratch.state.sub(p as u64 * self.pass_state_bytes(), self.pass_state_bytes());
             let (shift, bits) = self.desc.digit(p);
             let pass = self.pass_at(p);
@@ -698,10 +739,11 @@ impl SortPlan {
         }
         let kin = gpu::upload(ctx, bytemuck::cast_slice(keys), "sort keys")?;
         let kout = Buffer::new(ctx, self.keys_bytes(), MemoryLocation::GpuOnly, "sorted keys")?;
-        let kalt = Buffer::new(ctx, self.keys_bytes(), MemoryLocation::GpuOnly, "sort keys (alternate)")?;
+        let (ka, va) = self.alt_bytes();
+        let kalt = Buffer::new(ctx, ka, MemoryLocation::GpuOnly, "sort keys (alternate)")?;
         let hist = Buffer::new(ctx, self.hist_bytes(), MemoryLocation::GpuOnly, "sort histograms")?;
         let state = Buffer::new(ctx, self.state_bytes(), MemoryLocation::GpuOnly, "sort look-back")?;
-        let valt = Buffer::new(ctx, self.values_bytes().max(4), MemoryLocation::GpuOnly, "sort values (alternate)")?;
+        let valt = Buffer::new(ctx, va, MemoryLocation::GpuOnly, "sort values (alternate)")?;
         let vbufs = match values {
             Some(v) => Some((
                 gpu::upload(ctx, bytemuck::cast_slice(v), "sort values")?,
