@@ -61,12 +61,14 @@ fn variants() -> Vec<Variant> {
                         v.push(Variant { name: format!("sort_onesweep_{kw}_v{vw}_split{suffix}{c}"), file: "sort/onesweep.comp", defines: split });
                     }
                     // `_packed`: 4-byte keys with 4-byte values as one 8-byte word an element
-                    // (the key low), read from and written to two arrays by the first and last
-                    // passes.
-                    if k64 == 1 && vw == 0 {
-                        let mut packed = defines.clone();
-                        packed.push(("PACKED_PAIRS", "1".to_string()));
-                        v.push(Variant { name: format!("sort_onesweep_{kw}_v{vw}_packed{suffix}{c}"), file: "sort/onesweep.comp", defines: packed });
+                    // (the key low), packed from two arrays by the first pass; `_unpack`: their
+                    // last pass, a pair pass reading the words.
+                    for (x, kv, dv, name) in [(1, 0, "PACKED_PAIRS", "packed"), (0, 1, "UNPACK_PAIRS", "unpack")] {
+                        if k64 == x && vw == kv {
+                            let mut packed = defines.clone();
+                            packed.push((dv, "1".to_string()));
+                            v.push(Variant { name: format!("sort_onesweep_{kw}_v{vw}_{name}{suffix}{c}"), file: "sort/onesweep.comp", defines: packed });
+                        }
                     }
                     v.push(Variant { name: format!("sort_onesweep_{kw}_v{vw}{suffix}{c}"), file: "sort/onesweep.comp", defines });
                 }

@@ -10,8 +10,9 @@
 // SPLIT_PAYLOAD (32-bit keys, 8-byte values): the first pass reads each value from two arrays
 // of words, the last writes it to two (role bits 6 and 7, at val_at below).
 // PACKED_PAIRS (4-byte keys with 4-byte values, built as 8-byte keys alone): each element one
-// 8-byte word, the key low; the first pass packs, the last unpacks (role bits 8 and 9, at
-// key_in below).
+// 8-byte word, the key low; the first pass packs them (role bit 8, at key_in below).
+// UNPACK_PAIRS (4-byte keys with 4-byte values): the last pass of packed pairs, whose keys
+// and values are the low and high words of its input words.
 #ifdef NARROW
 #extension GL_EXT_shader_8bit_storage : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
@@ -136,11 +137,16 @@ bool pass_writes_keys() { return true; }
 // element is one 8-byte word, the key low and the value high, sort/sort_keys.glsl). A tile's
 // run of a bucket is then one stretch of the output, not one of keys and one of values, and
 // each element one 8-byte load and store. Bit 8, the first pass: the key and value come from
-// two arrays of words (bindings 0 and 2); bit 9, the last pass: they go to two (bindings 1
-// and 3). Between them (src/prims/sort.rs) the words are whole in the scratch arrays.
+// two arrays of words (bindings 0 and 2). The last pass is UNPACK_PAIRS's (src/prims/sort.rs).
 layout(set = 0, binding = 0, std430) readonly buffer KeysIn32 { uint keys_in32[]; };
-layout(set = 0, binding = 1, std430) writeonly buffer KeysOut32 { uint keys_out32[]; };
 VAL val_at(uint i) { return 0u; }
+bool pass_writes_keys() { return true; }
+#elif defined(UNPACK_PAIRS)
+// UNPACK_PAIRS (KEY64 = 0, VALUE_WORDS = 1): packed pairs' last pass, a pass of 4-byte pairs
+// (planes in sequence) whose input is the words of PACKED_PAIRS (binding 0): the value is
+// read in the value round, from the words the key's read brought into the cache.
+layout(set = 0, binding = 0, std430) readonly buffer WordsIn { uvec2 words_in[]; };
+VAL val_at(uint i) { return words_in[i].y; }
 bool pass_writes_keys() { return true; }
 #else
 VAL val_at(uint i) { return vals_in[i]; }
@@ -162,14 +168,10 @@ void key_out(uint i, KEY k) {
 }
 #elif defined(PACKED_PAIRS)
 KEY key_in(uint i) { return (PASS_ROLE & 256u) != 0u ? KEY(keys_in32[i]) | (KEY(vals_in[i]) << 32) : keys_in[i]; }
-void key_out(uint i, KEY k) {
-    if ((PASS_ROLE & 512u) == 0u) {
-        keys_out[i] = k;
-        return;
-    }
-    keys_out32[i] = uint(k);
-    vals_out[i] = uint(k >> 32);
-}
+void key_out(uint i, KEY k) { keys_out[i] = k; }
+#elif defined(UNPACK_PAIRS)
+KEY key_in(uint i) { return words_in[i].x; }
+void key_out(uint i, KEY k) { keys_out[i] = k; }
 #else
 KEY key_in(uint i) { return keys_in[i]; }
 void key_out(uint i, KEY k) { keys_out[i] = k; }

@@ -304,11 +304,13 @@ pub struct BinningPolicy {
     /// Sorts of 4-byte keys with 4-byte values over two digit passes or more (`xpacked`):
     /// each element travels as one 8-byte word, the key low and the value high, through the
     /// pass kernel of 8-byte keys alone (`sort_onesweep_k64_v0_packed`, its tile
-    /// [`BinningPolicy::AUTO_TILE`]'s for two words); the first pass packs the two input
-    /// arrays, the last unpacks into the two output arrays. A tile's run of a bucket is then
-    /// one stretch of the output, with two partial sectors at its ends, not two stretches
-    /// with four; the scratch holds two arrays of 8-byte words (one for two passes), twice
-    /// what planes take. Off by default (planes in sequence).
+    /// [`BinningPolicy::AUTO_TILE`]'s for two words), whose first pass packs the two input
+    /// arrays. A tile's run of a bucket is then one stretch of the output, with two partial
+    /// sectors at its ends, not two stretches with four. The last pass is a pass of pairs with
+    /// planes in sequence (`sort_onesweep_k32_v1_unpack`) that reads the words: written from
+    /// the 8-byte pass kernel, its two output arrays took 1.15x as long (an H100 at 2^28,
+    /// bench/results/h100/binning/session60/2-packed60). The scratch holds two arrays of
+    /// 8-byte words (one for two passes), twice what planes take. Off by default.
     #[serde(default)]
     pub packed_pairs: bool,
 }
@@ -628,9 +630,6 @@ pub(crate) const ROLE_SPLIT_OUT: u32 = 128;
 /// PASS_ROLE bit 8 (packed pairs, [`BinningPolicy::packed_pairs`]): the pass reads each key
 /// and value from two arrays of words (bindings 0 and 2) and packs them in one 8-byte word.
 pub(crate) const ROLE_PACK_IN: u32 = 256;
-/// PASS_ROLE bit 9 (packed pairs): the pass writes each word's key and value to two arrays
-/// (bindings 1 and 3).
-pub(crate) const ROLE_PACK_OUT: u32 = 512;
 /// PASS_ROLE bit 4 (sorts): every pass the pipeline runs takes a whole 8-bit digit, so its
 /// mask is a constant.
 pub(crate) const ROLE_BYTE_DIGITS: u32 = 16;

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::binning::{self, BinningInput, BinningKernel, BinningPass, BinningPolicy, Ranking, ROLE_BYTE_DIGITS, ROLE_CLASS_ROUNDS, ROLE_CLASS_STEPS, ROLE_PACK_IN, ROLE_PACK_OUT, ROLE_SPLIT_IN, ROLE_SPLIT_OUT};
+use super::binning::{self, BinningInput, BinningKernel, BinningPass, BinningPolicy, Ranking, ROLE_BYTE_DIGITS, ROLE_CLASS_ROUNDS, ROLE_CLASS_STEPS, ROLE_PACK_IN, ROLE_SPLIT_IN, ROLE_SPLIT_OUT};
 use crate::error::{invalid, Result};
 use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
 
@@ -252,7 +252,7 @@ impl SortPlan {
         // 64-bit integers in shaders); else planes.
         let packs = desc.policy.packed_pairs && desc.key.bytes() == 4 && desc.value_bytes == 4 && desc.passes() >= 2;
         if packs && desc.n * 8 <= ctx.max_storage_buffer_range() && ctx.capabilities().shader_int64 {
-            let roles = PassRoles { first: ROLE_PACK_IN, last: ROLE_PACK_OUT, last_items: 0 };
+            let roles = PassRoles { first: ROLE_PACK_IN, last: 0, last_items: 0 };
             return SortPlan::with_pass_kernel(ctx, desc, "sort_onesweep_k64_v0_packed", Some(roles));
         }
         let kw = if desc.key.wide() { "k64" } else { "k32" };
@@ -332,6 +332,14 @@ impl SortPlan {
         // in both digits cannot show (the permutation's ids, below keys alone); as a
         // permutation's last pass it is honoured only there, right after the first.
         let (first, last) = match roles {
+            // Packed pairs end in a pass of 4-byte pairs that reads the words (planes in
+            // sequence, as unpacked pairs are planned).
+            Some(r) if packed => {
+                let pairs = BinningInput { key: desc.key, value_bytes: 4, ..input.clone() };
+                let unpack = BinningKernel { shader: "sort_onesweep_k32_v1_unpack", role: bytes, ..kernel.clone() };
+                let last = BinningPass::plan(ctx, &what, pairs, desc.force_fallback_period, &desc.policy, Ranking::Stable, unpack)?;
+                (Some(binning(desc.ranking, r.first, 0)?), Some(last))
+            }
             Some(r) if single => (None, Some(binning(desc.ranking, (r.first | r.last) & !ROLE_CLASS_ROUNDS, r.last_items)?)),
             Some(r) => {
                 let classes = r.last & ROLE_CLASS_ROUNDS != 0 && desc.passes() == 2;
