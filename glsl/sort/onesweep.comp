@@ -145,9 +145,7 @@ bool pass_writes_keys() { return true; }
 // UNPACK_PAIRS (KEY64 = 0, VALUE_WORDS = 1): packed pairs' last pass, a pass of 4-byte pairs
 // (planes in sequence) whose input is the words of PACKED_PAIRS (binding 0): the value is
 // read in the value round, from the words the key's read brought into the cache.
-// (restrict: the words are read three times, the key on load and again when staged, then
-// the value; nothing else the pass binds aliases them.)
-layout(set = 0, binding = 0, std430) restrict readonly buffer WordsIn { uvec2 words_in[]; };
+layout(set = 0, binding = 0, std430) readonly buffer WordsIn { uvec2 words_in[]; };
 VAL val_at(uint i) { return words_in[i].y; }
 bool pass_writes_keys() { return true; }
 #else
