@@ -1754,7 +1754,7 @@ fi
 if want packed60; then
   P60=auto,autoxautoxpacked
   stats_of $B '^sort_onesweep_(k64_v0_packed|k32_v1)' packed60-regs.md $P60
-  for r in 1 2; do
+  for r in $(seq ${R60:-2}); do
     timeout 200 $B bench sort --n 2^26,2^27,2^28 --key u32 --values 4 --binning-policy $P60 --trials 10 --profile --json "$OUT/packed60-$r.json" >> "$OUT/packed60.md" 2>&1
   done
 fi
