@@ -231,7 +231,7 @@ fn draw_policy(rng: &mut StdRng, n: u64, clocks: bool) -> BinningPolicy {
         let wg = [64, 128, 192, 256, 320, 384, 448, 512][rng.random_range(0..8usize)];
         format!("{wg}x{}", rng.random_range(1..=24u32))
     };
-    let choices: [(f64, &[&str]); 18] = [
+    let choices: [(f64, &[&str]); 19] = [
         (0.2, &["xballots", "xballots", "xpart"]),
         (0.1, &["xplanes"]),
         (0.1, &["xkeep"]),
@@ -249,6 +249,7 @@ fn draw_policy(rng: &mut StdRng, n: u64, clocks: bool) -> BinningPolicy {
         (0.1, &["xtot0", "xtot1", "xtot16", "xtot255"]),
         (0.1, &["xticket", "xnoticket"]),
         (0.1, &["xhscalar"]),
+        (0.15, &["xpacked"]),
         // Ranking variants: uvec4 ballots, atomic steps in reverse.
         (0.25, &["xskip32", "xskip64"]),
     ];

@@ -660,6 +660,69 @@ fn pairs_planes_in_sequence_or_together() {
 }
 
 #[test]
+fn pairs_packed_in_words() {
+    // `xpacked`: 4-byte pairs move as one 8-byte word each through the 8-byte key pass, packed
+    // by the first pass and unpacked by a last pass of pairs; every 32-bit key type, both
+    // directions, 2 to 4 passes (a single pass stays unpacked), trivial passes (all equal),
+    // forced fallbacks, ballots, an atomic first pass; the scratch it reports, and a
+    // keys_alt too small for the words refused before any GPU work.
+    let ctx = common::ctx();
+    for name in ["autoxautoxpacked", "64x9xpackedxballots"] {
+        let policy = BinningPolicy::parse(name).unwrap();
+        let pairs = |key: KeyType, n: u64| {
+            let mut d = SortDesc::new(key, n);
+            d.policy = policy;
+            d.value_bytes = 4;
+            d
+        };
+        let plan = SortPlan::new(&ctx, pairs(KeyType::U32, 1000)).unwrap();
+        assert!(plan.packed() && plan.policy_label().contains("pairs packed"), "{name}: {}", plan.policy_label());
+        let t = plan.tile_keys();
+        for (key, descending) in [(KeyType::U32, false), (KeyType::I32, true), (KeyType::F32, false)] {
+            let last = if key == KeyType::F32 { KeyPattern::FloatSpecials } else { KeyPattern::AllEqual };
+            let cases = [
+                (t - 1, 0, (0, 32), KeyPattern::Random),
+                (t + 1, 2, (8, 24), KeyPattern::FewDistinct),
+                (7 * t + 5, 3, (4, 28), KeyPattern::Reversed),
+                (40_009, 0, (0, 32), last),
+            ];
+            for (n, period, bits, pattern) in cases {
+                let mut d = pairs(key, n);
+                d.bits = bits;
+                d.force_fallback_period = period;
+                d.descending = descending;
+                if period == 2 {
+                    d.ranking = Ranking::Atomic;
+                }
+                let plan = SortPlan::new(&ctx, d.clone()).unwrap();
+                assert!(plan.packed(), "{}", d.label());
+                let (ka, va, _, _) = plan.scratch_bytes();
+                assert_eq!((ka, va), (8 * n, if d.passes() > 2 { 8 * n } else { 4 }), "{}", d.label());
+                check(&d, pattern, 71 + n);
+            }
+        }
+        // A single pass moves planes.
+        let mut d = pairs(KeyType::U32, 3 * t);
+        d.bits = (0, 8);
+        assert!(!SortPlan::new(&ctx, d.clone()).unwrap().packed());
+        check(&d, KeyPattern::Random, 5);
+    }
+    // Scratch sized for planes is refused.
+    let mut d = SortDesc::new(KeyType::U32, 5000);
+    d.policy = BinningPolicy::parse("autoxautoxpacked").unwrap();
+    d.value_bytes = 4;
+    let plan = SortPlan::new(&ctx, d).unwrap();
+    let bufs: Vec<Buffer> = [20_000, 20_000, plan.hist_bytes(), plan.state_bytes()].iter().map(|&b| Buffer::new(&ctx, b, MemoryLocation::GpuOnly, "scratch").unwrap()).collect();
+    let io: Vec<Buffer> = (0..4).map(|_| Buffer::new(&ctx, 20_000, MemoryLocation::GpuOnly, "pairs").unwrap()).collect();
+    let scratch = SortScratch { keys_alt: bufs[0].slice(), values_alt: bufs[1].slice(), hist: bufs[2].slice(), state: bufs[3].slice() };
+    let mut rec = Recorder::new(&ctx, "packed pairs, small scratch").unwrap();
+    let e = plan.record(&mut rec, io[0].slice(), io[1].slice(), Some((io[2].slice(), io[3].slice())), &scratch).err().expect("scratch for planes is too small").to_string();
+    assert!(e.contains("keys_alt holds 20000 bytes, needs 40000"), "{e}");
+    drop(rec);
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
 fn shared_memory_peer_matching() {
     // The default matching: peers matched by atomicOr into shared mask words (at most 32
     // lanes, and where the mask rows fit: on lavapipe's 32 KiB, 8 subgroups of a

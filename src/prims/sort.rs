@@ -666,7 +666,6 @@ impl SortPlan {
         if self.desc.n == 0 {
             return Ok(());
         }
-        let (kb, vb) = (self.keys_bytes(), self.values_bytes().max(4));
         let hist = scratch.hist.sub(0, self.hist_bytes());
         let passes = self.desc.passes();
         if (0..passes).any(|p| !self.pass_at(p).fold) {
@@ -674,46 +673,11 @@ impl SortPlan {
             rec.barrier(&[hist], Access::ComputeWrite, Access::ComputeRead, "sort: digit offsets ready for the passes");
         }
 
-        // Ping-pong so that the last pass writes the output: pass p writes the output when
-        // (passes - 1 - p) is even, else the alternate buffer. Without values, the value
-        // bindings (never touched by those kernel variants) point at `values_alt`. A split
-        // sort's first pass reads its split arrays (bindings 2 and 6), its last writes them (3
-        // and 7); between them (two passes at most) the values are whole in `values_alt`, which
-        // also takes bindings 6 and 7 where a pass leaves them be.
-        let pick = |input: BufferSlice, out: BufferSlice, alt: BufferSlice, p: u32| {
-            let to_out = (passes - 1 - p).is_multiple_of(2);
-            let src = if p == 0 { input } else if to_out { alt } else { out };
-            (src, if to_out { out } else { alt })
-        };
-        // Packed pairs: the first pass reads the key and value arrays and writes words to
-        // keys_alt; each later pass reads the words the one before wrote (keys_alt, then
-        // values_alt, in turn) and writes the other array, the last the output arrays. The
-        // value bindings take the word arrays where the pass leaves them be.
-        let packed = |p: u32| -> Result<[BufferSlice; 4]> {
-            let SortValues::Array(vi, vo) = values else { return invalid(format!("{}: packed pairs without values (a vkprims bug)", self.desc.label())) };
-            let words = |q: u32| [scratch.keys_alt, scratch.values_alt][q as usize % 2].sub(0, 8 * self.desc.n);
-            let (ks, vs) = if p == 0 { (keys_in.sub(0, kb), vi.sub(0, vb)) } else { (words(p - 1), words(p - 1)) };
-            let (kd, vd) = if p + 1 == passes { (keys_out.sub(0, kb), vo.sub(0, vb)) } else { (words(p), words(p)) };
-            Ok([ks, kd, vs, vd])
-        };
         for p in 0..passes {
-            let (ks, kd) = pick(keys_in, keys_out, scratch.keys_alt, p);
-            let alt = scratch.values_alt.sub(0, vb);
-            let (vs, vd, hs, hd) = match values {
-                SortValues::Array(vi, vo) => {
-                    let (vs, vd) = pick(vi, vo, scratch.values_alt, p);
-                    (vs.sub(0, vb), vd.sub(0, vb), alt, alt)
-                }
-                SortValues::None => (alt, alt, alt, alt),
-                SortValues::Split { lo_in, hi_in, lo_out, hi_out } => {
-                    let words = |s: BufferSlice| s.sub(0, 4 * self.desc.n);
-                    let (vs, hs) = if p == 0 { (words(lo_in), words(hi_in)) } else { (alt, alt) };
-                    let (vd, hd) = if p + 1 == passes { (words(lo_out), words(hi_out)) } else { (alt, alt) };
-                    (vs, vd, hs, hd)
-                }
+            let [ks, kd, vs, vd, hs, hd] = match self.packed {
+                true => self.words(keys_in, keys_out, values, scratch, p)?,
+                false => self.planes(keys_in, keys_out, values, scratch, p),
             };
-            let (ks, kd) = (ks.sub(0, kb), kd.sub(0, kb));
-            let [ks, kd, vs, vd] = if self.packed { packed(p)? } else { [ks, kd, vs, vd] };
             let state = scratch.state.sub(p as u64 * self.pass_state_bytes(), self.pass_state_bytes());
             let (shift, bits) = self.desc.digit(p);
             let pass = self.pass_at(p);
@@ -729,6 +693,52 @@ impl SortPlan {
             rec.barrier(&[kd, vd, hd, hist], Access::ComputeWrite, Access::ComputeReadWrite, "sort: a pass's output and digit offsets are the next pass's input");
         }
         Ok(())
+    }
+
+    /// Digit pass `p`'s buffers for bindings 0 to 3, 6 and 7 where the pairs are packed: the
+    /// first pass reads the key and value arrays and writes words to keys_alt; each later pass
+    /// reads the words the one before wrote (keys_alt, then values_alt, in turn) and writes
+    /// the other array, the last the output arrays. The value bindings (and the split sort's
+    /// 6 and 7) take the word arrays where the pass leaves them be.
+    fn words(&self, keys_in: BufferSlice, keys_out: BufferSlice, values: SortValues, scratch: &SortScratch, p: u32) -> Result<[BufferSlice; 6]> {
+        let SortValues::Array(vi, vo) = values else { return invalid(format!("{}: packed pairs without values (a vkprims bug)", self.desc.label())) };
+        let (kb, vb, n) = (self.keys_bytes(), self.values_bytes(), self.desc.n);
+        let words = |q: u32| [scratch.keys_alt, scratch.values_alt][q as usize % 2].sub(0, 8 * n);
+        let (ks, vs) = if p == 0 { (keys_in.sub(0, kb), vi.sub(0, vb)) } else { (words(p - 1), words(p - 1)) };
+        let (kd, vd) = if p + 1 == self.desc.passes() { (keys_out.sub(0, kb), vo.sub(0, vb)) } else { (words(p), words(p)) };
+        Ok([ks, kd, vs, vd, vs, vd])
+    }
+    /// Digit pass `p`'s buffers for bindings 0 to 3, 6 and 7 where the pairs are not packed:
+    /// ping-pong so that the last pass writes the output (pass p writes the output when
+    /// (passes - 1 - p) is even, else the alternate buffer). Without values, the value
+    /// bindings (never touched by those kernel variants) point at `values_alt`. A split
+    /// sort's first pass reads its split arrays (bindings 2 and 6), its last writes them (3
+    /// and 7); between them (two passes at most) the values are whole in `values_alt`, which
+    /// also takes bindings 6 and 7 where a pass leaves them be.
+    fn planes(&self, keys_in: BufferSlice, keys_out: BufferSlice, values: SortValues, scratch: &SortScratch, p: u32) -> [BufferSlice; 6] {
+        let (kb, vb) = (self.keys_bytes(), self.values_bytes().max(4));
+        let passes = self.desc.passes();
+        let pick = |input: BufferSlice, out: BufferSlice, alt: BufferSlice| {
+            let to_out = (passes - 1 - p).is_multiple_of(2);
+            let src = if p == 0 { input } else if to_out { alt } else { out };
+            (src, if to_out { out } else { alt })
+        };
+        let (ks, kd) = pick(keys_in, keys_out, scratch.keys_alt);
+        let alt = scratch.values_alt.sub(0, vb);
+        let (vs, vd, hs, hd) = match values {
+            SortValues::Array(vi, vo) => {
+                let (vs, vd) = pick(vi, vo, scratch.values_alt);
+                (vs.sub(0, vb), vd.sub(0, vb), alt, alt)
+            }
+            SortValues::None => (alt, alt, alt, alt),
+            SortValues::Split { lo_in, hi_in, lo_out, hi_out } => {
+                let words = |s: BufferSlice| s.sub(0, 4 * self.desc.n);
+                let (vs, hs) = if p == 0 { (words(lo_in), words(hi_in)) } else { (alt, alt) };
+                let (vd, hd) = if p + 1 == passes { (words(lo_out), words(hi_out)) } else { (alt, alt) };
+                (vs, vd, hs, hd)
+            }
+        };
+        [ks.sub(0, kb), kd.sub(0, kb), vs, vd, hs, hd]
     }
 
     /// Upload, sort, download. Keys and values are raw little-endian words (two per 64-bit
