@@ -262,7 +262,9 @@ impl PermPlan {
             sd.digits = DigitLayout::Bytes;  // as the group-id kernel counts them
             sd.subgroup_size = desc.subgroup_size;
             sd.force_fallback_period = desc.debug_force_fallback_period;
-            sd.policy = desc.policy;
+            // Planes: the shuffle takes over the sort's buffers, sized for them (values_out
+            // is the sort's values_alt), so `xpacked` does not apply here.
+            sd.policy = BinningPolicy { packed_pairs: false, ..desc.policy };
             sd.ranking = if desc.reproducible { Ranking::Stable } else { Ranking::Atomic };
             Some(SortPlan::new(ctx, sd)?)
         } else {
