@@ -13,7 +13,9 @@
 #define KEY uint64_t
 #ifdef PACKED_PAIRS
 // A 4-byte key (KEY_KIND of u32, i32 or f32) in the low word, its 4-byte value in the high
-// word (onesweep.comp): the order key is the low word's.
+// word (onesweep.comp): the order key is the low word's, order_key32 the twin of the 32-bit
+// order_key below (one function for both changed every 32-bit kernel's SPIR-V, measured as
+// it is).
 uint order_key32(uint k) {
     if (KEY_KIND == 1u) k ^= 0x80000000u;
     if (KEY_KIND == 2u) k = f32_order_key(k);
