@@ -716,7 +716,7 @@ fn pairs_packed_in_words() {
     let io: Vec<Buffer> = (0..4).map(|_| Buffer::new(&ctx, 20_000, MemoryLocation::GpuOnly, "pairs").unwrap()).collect();
     let scratch = SortScratch { keys_alt: bufs[0].slice(), values_alt: bufs[1].slice(), hist: bufs[2].slice(), state: bufs[3].slice() };
     let mut rec = Recorder::new(&ctx, "packed pairs, small scratch").unwrap();
-    let e = plan.record(&mut rec, io[0].slice(), io[1].slice(), Some((io[2].slice(), io[3].slice())), &scratch).err().expect("scratch for planes is too small").to_string();
+    let e = plan.record(&mut rec, io[0].slice(), io[1].slice(), Some((io[2].slice(), io[3].slice())), &scratch).expect_err("scratch for planes is too small").to_string();
     assert!(e.contains("keys_alt holds 20000 bytes, needs 40000"), "{e}");
     drop(rec);
     common::assert_no_validation_messages(&ctx);
