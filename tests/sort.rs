@@ -663,7 +663,8 @@ fn pairs_planes_in_sequence_or_together() {
 fn pairs_packed_in_words() {
     // `xpacked`: 4-byte pairs move as one 8-byte word each through the 8-byte key pass, packed
     // by the first pass and unpacked by a last pass of pairs; every 32-bit key type, both
-    // directions, 2 to 4 passes (a single pass stays unpacked), trivial passes (all equal),
+    // directions, 2 to 4 passes (a single pass stays unpacked), sizes 0, 1 and about a tile,
+    // trivial passes (all equal),
     // forced fallbacks, ballots, an atomic first pass; the scratch it reports, and a
     // keys_alt too small for the words refused before any GPU work.
     let ctx = common::ctx();
@@ -681,6 +682,9 @@ fn pairs_packed_in_words() {
         for (key, descending) in [(KeyType::U32, false), (KeyType::I32, true), (KeyType::F32, false)] {
             let last = if key == KeyType::F32 { KeyPattern::FloatSpecials } else { KeyPattern::AllEqual };
             let cases = [
+                (0, 0, (0, 32), KeyPattern::Random),
+                (1, 0, (8, 24), KeyPattern::Random),
+                (t, 0, (0, 32), KeyPattern::Sorted),
                 (t - 1, 0, (0, 32), KeyPattern::Random),
                 (t + 1, 2, (8, 24), KeyPattern::FewDistinct),
                 (7 * t + 5, 3, (4, 28), KeyPattern::Reversed),
