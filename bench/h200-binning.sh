@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55, keep56, keep57, il60, packed60: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55, keep56, keep57, il60, packed60, unpack61: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 # The driver's SASS of the largest pipeline a command compiles (from a fresh disk cache, read
@@ -1757,6 +1757,24 @@ if want packed60; then
   for r in $(seq ${R60:-2}); do
     timeout 200 $B bench sort --n 2^26,2^27,2^28 --key u32 --values 4 --binning-policy $P60 --trials 10 --profile --json "$OUT/packed60-$r.json" >> "$OUT/packed60.md" 2>&1
   done
+fi
+# Session 61: packed pairs' last pass (the pair pass reading the words, then 512x16) at other
+# tiles, with its keys kept (`xukeep`) and with both planes staged at once (`xunoseq`):
+# policy tokens that only bench/results/h100/binning/session61/unpack61.patch has (against
+# 6884556; build this step's binary with it), against planes and the packed sort, at 2^28
+# (R61 rounds; R61S=1: planes against packed at 2^26 and 2^27 too); NOSTATS61=1 skips the
+# registers of each last pass.
+if want unpack61; then
+  # (1-unpack61 ran the first six of P61A, then its 240 s limit cut the 2^28 call; 2-unpack61b
+  # the rest, P61B.)
+  P61A=auto,autoxautoxpacked,autoxautoxpackedxui12,autoxautoxpackedxui14,autoxautoxpackedxuw448,autoxautoxpackedxuw384,autoxautoxpackedxuw384xui20,autoxautoxpackedxuw448xukeep,autoxautoxpackedxunoseq,autoxautoxpackedxunoseqxuw512xui11
+  P61B=auto,autoxautoxpacked,autoxautoxpackedxuw384,autoxautoxpackedxuw448xukeep,autoxautoxpackedxunoseq,autoxautoxpackedxunoseqxuw512xui11,autoxautoxpackedxuw384xui20
+  P61=${P61:-$P61B}
+  [ -z "${NOSTATS61:-}" ] && stats_of $B '^sort_onesweep_(k64_v0_packed|k32_v1)' unpack61-regs.md $P61
+  for r in $(seq ${R61:-1}); do
+    timeout 420 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy $P61 --trials 10 --profile --json "$OUT/unpack61-28-$r.json" >> "$OUT/unpack61.md" 2>&1
+  done
+  [ -n "${R61S:-}" ] && timeout 150 $B bench sort --n 2^26,2^27 --key u32 --values 4 --binning-policy auto,autoxautoxpacked --trials 10 --profile --json "$OUT/unpack61-small.json" >> "$OUT/unpack61.md" 2>&1
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"

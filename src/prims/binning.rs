@@ -307,7 +307,8 @@ pub struct BinningPolicy {
     /// [`BinningPolicy::AUTO_TILE`]'s for two words), whose first pass packs the two input
     /// arrays. A tile's run of a bucket is then one stretch of the output, with two partial
     /// sectors at its ends, not two stretches with four. The last pass is a pass of pairs with
-    /// planes in sequence (`sort_onesweep_k32_v1_unpack`) that reads the words: written from
+    /// planes in sequence (`sort_onesweep_k32_v1_unpack`, at [`BinningPolicy::UNPACK_TILE`]
+    /// where the policy's tile is `auto`) that reads the words: written from
     /// the 8-byte pass kernel, its two output arrays took 1.15x as long (an H100 at 2^28,
     /// bench/results/h100/binning/session60/2-packed60). The scratch holds two arrays of
     /// 8-byte words (one for two passes), twice what planes take. Off by default.
@@ -456,6 +457,16 @@ impl BinningPolicy {
     /// 448x16 in groups of 8, 2.948 at 512x16 all at once and 3.102 at 512x17 (one workgroup
     /// an SM); at 2^20 0.0748 against 0.0820 (bench/results/h200/binning/session20/8-value-groups).
     pub const SEQUENTIAL_TILE: (u32, u32) = (512, 16);
+    /// The default tile of packed pairs' last pass ([`BinningPolicy::packed_pairs`]: a pass of
+    /// 4-byte pairs with the planes in sequence whose input is 8-byte words, each read three
+    /// times: for the bucket, for the staging, for the value). An H100 at 2^28, two commands:
+    /// 384x16 (60 registers) sorted u32 pairs in 9.2394 / 9.2234 ms against 9.2929 / 9.2884 at
+    /// 512x16 (64), its last pass 2.37 ms against 2.46 (pair passes 2.23-2.26); 384x20 (69)
+    /// 9.2169, 512x14 9.2444, 448x16 9.2471, 512x12 9.2631; the keys kept at 448x16 9.3183;
+    /// both planes staged at once (448x13, 512x11) 9.44 (CUB 9.04). A third machine, 384x16
+    /// against planes: 9.3591 against 9.5245 at 2^28, 4.6996 against 4.8660 at 2^27, 2.4275
+    /// against 2.3850 at 2^26 (bench/results/h100/binning/session61).
+    pub const UNPACK_TILE: (u32, u32) = (384, 16);
     /// The stable passes of a sort of keys alone count late by default from this many tiles
     /// ([`BinningPolicy::late_counts`]): H200, u32 keys at 512x17, late won from 1,928 tiles
     /// (2^24) and lost at 121 (2^20); at 482 (2^22) 0.1417 ms against 0.1421, a tie
@@ -466,11 +477,15 @@ impl BinningPolicy {
     /// element's staged 4-byte words (or the planes in sequence, or a sort's own passes of
     /// 4-byte keys alone: `keys_sort`) where it says 0.
     pub fn tile_for(&self, words: u32, sequential: bool, keys_sort: bool) -> (u32, u32) {
-        let auto = match (sequential, keys_sort && words == 1) {
+        self.tile_or(match (sequential, keys_sort && words == 1) {
             (true, _) => Self::SEQUENTIAL_TILE,
             (_, true) => Self::KEYS_SORT_TILE,
             _ => Self::AUTO_TILE[(words as usize - 1).min(3)],
-        };
+        })
+    }
+
+    /// The policy's tile, `auto`'s workgroup or items where it says 0.
+    pub fn tile_or(&self, auto: (u32, u32)) -> (u32, u32) {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
@@ -665,6 +680,9 @@ pub(crate) struct BinningKernel<'a> {
     /// 2^20; 1.3x slower from 2^23, where neither folds; atomic passes lose at 512x17
     /// (bench/results/h200/binning/session40/5-msfold40).
     pub fold_keys_tile: bool,
+    /// The kernel's own default tile, taken where the policy leaves the tile to `auto`
+    /// (packed pairs' last pass: [`BinningPolicy::UNPACK_TILE`]); `None`: [`BinningPolicy::tile_for`]'s.
+    pub auto_tile: Option<(u32, u32)>,
 }
 
 impl BinningPass {
@@ -741,7 +759,8 @@ impl BinningPass {
         };
         // Where tile 0 scans the bucket offsets, without totals (BinningPolicy::fold_max_tiles).
         let fold_limit = p.fold_max_tiles.unwrap_or(kernel.fold_max_tiles) as u64;
-        let mut fitted = fit_tile(p.tile_for(words, sequential, kernel.keys_sort))?;
+        let asked = kernel.auto_tile.map_or_else(|| p.tile_for(words, sequential, kernel.keys_sort), |t| p.tile_or(t));
+        let mut fitted = fit_tile(asked)?;
         // Stable passes of 4-byte keys alone (the multisplit's) take the keys sort's tile where
         // they fold at it (BinningKernel::fold_keys_tile); where it does not fit, the default stays.
         if kernel.fold_keys_tile && ranking == Ranking::Stable && words == 1 && !kernel.totals {

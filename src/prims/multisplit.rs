@@ -270,6 +270,7 @@ impl MultisplitPlan {
             keys_sort: false,
             // (Measured with bit-field buckets only; ids and splitters keep their tile.)
             fold_keys_tile: matches!(desc.source, BucketSource::Bits { .. }),
+            auto_tile: None,
         };
         let mut pass = BinningPass::plan(ctx, &what, input, desc.force_fallback_period, &desc.policy, desc.ranking, kernel)?;
         pass.compile(ctx)?;

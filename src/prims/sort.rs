@@ -318,7 +318,7 @@ impl SortPlan {
         let keys_sort = roles.is_none() && desc.value_bytes == 0 && bytes != 0;
         // (`fold_max_tiles` serves the permutation's passes, which have no totals variants.)
         let bindings = if split { 8 } else { 6 };
-        let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings, push_bytes: 24, role: 0, totals: own, fold_max_tiles: 512, keys_sort, fold_keys_tile: false };
+        let kernel = BinningKernel { shader, key_kind: kind, descending: desc.descending, source: 0, bindings, push_bytes: 24, role: 0, totals: own, fold_max_tiles: 512, keys_sort, fold_keys_tile: false, auto_tile: None };
         let binning = |ranking: Ranking, role: u32, items: u32| {
             let policy = BinningPolicy { items: if items == 0 { desc.policy.items } else { items }, ..desc.policy };
             BinningPass::plan(ctx, &what, input.clone(), desc.force_fallback_period, &policy, ranking, BinningKernel { role: role | bytes, ..kernel.clone() })
@@ -336,7 +336,7 @@ impl SortPlan {
             // sequence, as unpacked pairs are planned).
             Some(r) if packed => {
                 let pairs = BinningInput { key: desc.key, value_bytes: 4, ..input.clone() };
-                let unpack = BinningKernel { shader: "sort_onesweep_k32_v1_unpack", role: bytes, ..kernel.clone() };
+                let unpack = BinningKernel { shader: "sort_onesweep_k32_v1_unpack", role: bytes, auto_tile: Some(BinningPolicy::UNPACK_TILE), ..kernel.clone() };
                 let last = BinningPass::plan(ctx, &what, pairs, desc.force_fallback_period, &desc.policy, Ranking::Stable, unpack)?;
                 (Some(binning(desc.ranking, r.first, 0)?), Some(last))
             }
