@@ -333,7 +333,7 @@ impl SortPlan {
         // permutation's last pass it is honoured only there, right after the first.
         let (first, last) = match roles {
             // Packed pairs end in a pass of 4-byte pairs that reads the words (planes in
-            // sequence, as unpacked pairs are planned).
+            // sequence, as unpacked pairs are planned, at its own default tile).
             Some(r) if packed => {
                 let pairs = BinningInput { key: desc.key, value_bytes: 4, ..input.clone() };
                 let unpack = BinningKernel { shader: "sort_onesweep_k32_v1_unpack", role: bytes, auto_tile: Some(BinningPolicy::UNPACK_TILE), ..kernel.clone() };
