@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55, keep56, keep57, il60, packed60, unpack61: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55, keep56, keep57, il60, packed60, unpack61, hold62: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 # The driver's SASS of the largest pipeline a command compiles (from a fresh disk cache, read
@@ -1775,6 +1775,17 @@ if want unpack61; then
     timeout 420 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy $P61 --trials 10 --profile --json "$OUT/unpack61-28-$r.json" >> "$OUT/unpack61.md" 2>&1
   done
   [ -n "${R61S:-}" ] && timeout 150 $B bench sort --n 2^26,2^27 --key u32 --values 4 --binning-policy auto,autoxautoxpacked --trials 10 --profile --json "$OUT/unpack61-small.json" >> "$OUT/unpack61.md" 2>&1
+fi
+# Session 62: packed pairs' last pass holding each word's value from the read that stages its
+# key (`xuhold`: each word read twice, not three times) against the packed sort and planes,
+# with a per-kernel profile and the passes' registers: 2^26-2^28 once, then 2^28 R62 times.
+if want hold62; then
+  P62=auto,autoxautoxpacked,autoxautoxpackedxuhold
+  stats_of $B '^sort_onesweep_(k64_v0_packed|k32_v1)' hold62-regs.md $P62
+  timeout 240 $B bench sort --n 2^26,2^27,2^28 --key u32 --values 4 --binning-policy $P62 --trials 10 --profile --json "$OUT/hold62-all.json" >> "$OUT/hold62.md" 2>&1
+  for r in $(seq ${R62:-1}); do
+    timeout 200 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy $P62 --trials 10 --profile --json "$OUT/hold62-28-$r.json" >> "$OUT/hold62.md" 2>&1
+  done
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
 step chase 60 $B loads --filter chase --verify --json "$OUT/chase.json" --csv "$OUT/chase.csv"

@@ -35,7 +35,21 @@ void unstage(uint count, out uint w[ITEMS]) {
 // its tile position of each plane; from registers, or with RELOAD from the buffers.
 const uint KEY_WORDS = KEY64 != 0 ? 2u : 1u;
 // Element j's key for staging: read again (RELOAD) or kept in registers since its load.
-KEY staged_key(uint tile, uint j) { return RELOAD != 0u ? key_in(key_index(tile, j)) : key[j]; }
+// HOLD_VALUES (packed pairs' last pass, where hold_values()): the read takes the whole word
+// and keeps its value in v[j] for the value round.
+KEY staged_key(uint tile, uint j) {
+#ifdef HOLD_VALUES
+    if (hold_values()) {
+        uvec2 w = word_in(key_index(tile, j));
+        v[j] = w.y;
+        return w.x;
+    }
+#endif
+    return RELOAD != 0u ? key_in(key_index(tile, j)) : key[j];
+}
+#ifndef HOLD_VALUES
+bool hold_values() { return false; }
+#endif
 void stage_values(uint tile, uint j, uint at) {
 #if VALUE_WORDS > 0
     uint t = tile_size();
@@ -114,7 +128,7 @@ void scatter_planes(uint tile, uint count) {
         // memory, as measured, so the loads wait for the look-back's barrier.
         uint early_tile = s_tile;
         VAL first_vals[FIRST_VALS];
-        [[unroll]] for (uint j = 0u; j < FIRST_VALS; ++j) {
+        if (!hold_values()) [[unroll]] for (uint j = 0u; j < FIRST_VALS; ++j) {
             uint i = key_index(early_tile, j);
             first_vals[j] = i < pc.n && (DEBUG_SKIP & 128u) == 0u ? val_at(i) : VAL(0);
         }
@@ -134,17 +148,22 @@ void scatter_planes(uint tile, uint count) {
         barrier();  // every key read out of s_mem
         uint late_tile = s_tile;
         uint after = 0u;  // a zero the compiler cannot prove: orders a group after the last
-        [[unroll]] for (uint j = 0u; j < FIRST_VALS; ++j)
-            if (key_index(early_tile, j) < pc.n) s_mem[SEQ_AT(j)] = first_vals[j];
-        [[unroll]] for (uint j = FIRST_VALS; j < ITEMS; ++j) {
-            if (VAL_CHUNK != 0u && j > 0u && j % VAL_CHUNK == 0u) {
-                // The lane's own last staged word, if it staged one (else no later element of
-                // the lane is in the input either).
-                uint at = SEQ_AT(j - 1u);
-                if (key_index(late_tile, j - 1u) < pc.n) after = uint(s_mem[at] == 0xFFFFFFFFu && pc.n == 0u);
+        if (hold_values()) {
+            [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
+                if (key_index(late_tile, j) < pc.n) s_mem[SEQ_AT(j)] = v[j];
+        } else {
+            [[unroll]] for (uint j = 0u; j < FIRST_VALS; ++j)
+                if (key_index(early_tile, j) < pc.n) s_mem[SEQ_AT(j)] = first_vals[j];
+            [[unroll]] for (uint j = FIRST_VALS; j < ITEMS; ++j) {
+                if (VAL_CHUNK != 0u && j > 0u && j % VAL_CHUNK == 0u) {
+                    // The lane's own last staged word, if it staged one (else no later element of
+                    // the lane is in the input either).
+                    uint at = SEQ_AT(j - 1u);
+                    if (key_index(late_tile, j - 1u) < pc.n) after = uint(s_mem[at] == 0xFFFFFFFFu && pc.n == 0u);
+                }
+                uint i = key_index(late_tile, j) + after;
+                if (i < pc.n) s_mem[SEQ_AT(j)] = val_at(i);
             }
-            uint i = key_index(late_tile, j) + after;
-            if (i < pc.n) s_mem[SEQ_AT(j)] = val_at(i);
         }
         barrier();
         stamp(tile, 7u);
