@@ -1777,12 +1777,14 @@ if want unpack61; then
   [ -n "${R61S:-}" ] && timeout 150 $B bench sort --n 2^26,2^27 --key u32 --values 4 --binning-policy auto,autoxautoxpacked --trials 10 --profile --json "$OUT/unpack61-small.json" >> "$OUT/unpack61.md" 2>&1
 fi
 # Session 62: packed pairs' last pass holding each word's value from the read that stages its
-# key (`xuhold`: each word read twice, not three times) against the packed sort and planes,
-# with a per-kernel profile and the passes' registers: 2^26-2^28 once, then 2^28 R62 times.
+# key (`xuhold`: each word read twice, not three times) and reading every value at once
+# (`xvc16`, which acts on that pass alone) against the packed sort and planes,
+# with a per-kernel profile and the passes' registers: N62 (2^26 and 2^28) once, then 2^28 R62
+# times.
 if want hold62; then
-  P62=auto,autoxautoxpacked,autoxautoxpackedxuhold
+  P62=${P62:-auto,autoxautoxpacked,autoxautoxpackedxuhold,autoxautoxpackedxvc16}
   stats_of $B '^sort_onesweep_(k64_v0_packed|k32_v1)' hold62-regs.md $P62
-  timeout 240 $B bench sort --n 2^26,2^27,2^28 --key u32 --values 4 --binning-policy $P62 --trials 10 --profile --json "$OUT/hold62-all.json" >> "$OUT/hold62.md" 2>&1
+  timeout 300 $B bench sort --n ${N62:-2^26,2^28} --key u32 --values 4 --binning-policy $P62 --trials 10 --profile --json "$OUT/hold62-all.json" >> "$OUT/hold62.md" 2>&1
   for r in $(seq ${R62:-1}); do
     timeout 200 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy $P62 --trials 10 --profile --json "$OUT/hold62-28-$r.json" >> "$OUT/hold62.md" 2>&1
   done
