@@ -266,7 +266,8 @@ struct BenchArgs {
     /// value planes through shared memory in sequence, the values read `xvcN` = 8 a lane at
     /// a time; `xnoseq`: both planes at once; `xpacked`: a sort of 4-byte pairs over two digit
     /// passes or more moves each as one 8-byte word, the key low, packed by its first pass
-    /// and unpacked by its last), 448x13 for
+    /// and unpacked by its last; `xuhold`: that last pass keeps each word's value from the
+    /// read that stages its key), 448x13 for
     /// other 8-byte elements (u64 keys, or pairs with `xnoseq` or `xpacked`), 384x10 for 12-byte elements, 320x9 for 16-byte ones; items are lowered to fit shared memory; WORKGROUP or ITEMS may
     /// be `auto` alone). Peers are matched through shared-memory masks at <= 32 lanes;
     /// `xballots` matches them with ballots, `xpart` with subgroupPartitionNV where the
