@@ -1783,6 +1783,9 @@ fi
 # times.
 if want hold62; then
   P62=${P62:-auto,autoxautoxpacked,autoxautoxpackedxuhold,autoxautoxpackedxvc16}
+  # (1-hold62 ran that list with every value held, 86 registers: what `xuholdxvc16` is now;
+  # 2-hold62b P62B, the first group held.)
+  P62B=auto,autoxautoxpacked,autoxautoxpackedxuhold,autoxautoxpackedxuholdxvc12
   stats_of $B '^sort_onesweep_(k64_v0_packed|k32_v1)' hold62-regs.md $P62
   timeout 300 $B bench sort --n ${N62:-2^26,2^28} --key u32 --values 4 --binning-policy $P62 --trials 10 --profile --json "$OUT/hold62-all.json" >> "$OUT/hold62.md" 2>&1
   for r in $(seq ${R62:-1}); do

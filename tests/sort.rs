@@ -665,10 +665,11 @@ fn pairs_packed_in_words() {
     // by the first pass and unpacked by a last pass of pairs; every 32-bit key type, both
     // directions, 2 to 4 passes (a single pass stays unpacked), sizes 0, 1 and about a tile,
     // trivial passes (all equal), forced fallbacks, ballots, an atomic first pass, the values
-    // held from the staging's read (`xuhold`); the scratch it reports, and a keys_alt too
-    // small for the words refused before any GPU work.
+    // of the first group (`xuhold`) or all of them (`xvc16`) held from the staging's read;
+    // the scratch it reports, and a keys_alt too small for the words refused before any GPU
+    // work.
     let ctx = common::ctx();
-    for name in ["autoxautoxpacked", "64x9xpackedxballots", "autoxautoxpackedxuhold"] {
+    for name in ["autoxautoxpacked", "64x9xpackedxballots", "autoxautoxpackedxuhold", "autoxautoxpackedxuholdxvc16"] {
         let policy = BinningPolicy::parse(name).unwrap();
         let pairs = |key: KeyType, n: u64| {
             let mut d = SortDesc::new(key, n);

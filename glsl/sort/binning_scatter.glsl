@@ -35,11 +35,12 @@ void unstage(uint count, out uint w[ITEMS]) {
 // its tile position of each plane; from registers, or with RELOAD from the buffers.
 const uint KEY_WORDS = KEY64 != 0 ? 2u : 1u;
 // Element j's key for staging: read again (RELOAD) or kept in registers since its load.
-// HOLD_VALUES (packed pairs' last pass, where hold_values()): the read takes the whole word
-// and keeps its value in v[j] for the value round.
+// HOLD_VALUES (packed pairs' last pass, where hold_values()): the read of each element of
+// the values' first group takes the whole word and keeps its value in v[j] for the value
+// round, in place of that group's early read (scatter_planes).
 KEY staged_key(uint tile, uint j) {
 #ifdef HOLD_VALUES
-    if (hold_values()) {
+    if (hold_values() && j < FIRST_VALS) {
         uvec2 w = word_in(key_index(tile, j));
         v[j] = w.y;
         return w.x;
@@ -148,22 +149,17 @@ void scatter_planes(uint tile, uint count) {
         barrier();  // every key read out of s_mem
         uint late_tile = s_tile;
         uint after = 0u;  // a zero the compiler cannot prove: orders a group after the last
-        if (hold_values()) {
-            [[unroll]] for (uint j = 0u; j < ITEMS; ++j)
-                if (key_index(late_tile, j) < pc.n) s_mem[SEQ_AT(j)] = v[j];
-        } else {
-            [[unroll]] for (uint j = 0u; j < FIRST_VALS; ++j)
-                if (key_index(early_tile, j) < pc.n) s_mem[SEQ_AT(j)] = first_vals[j];
-            [[unroll]] for (uint j = FIRST_VALS; j < ITEMS; ++j) {
-                if (VAL_CHUNK != 0u && j > 0u && j % VAL_CHUNK == 0u) {
-                    // The lane's own last staged word, if it staged one (else no later element of
-                    // the lane is in the input either).
-                    uint at = SEQ_AT(j - 1u);
-                    if (key_index(late_tile, j - 1u) < pc.n) after = uint(s_mem[at] == 0xFFFFFFFFu && pc.n == 0u);
-                }
-                uint i = key_index(late_tile, j) + after;
-                if (i < pc.n) s_mem[SEQ_AT(j)] = val_at(i);
+        [[unroll]] for (uint j = 0u; j < FIRST_VALS; ++j)
+            if (key_index(early_tile, j) < pc.n) s_mem[SEQ_AT(j)] = hold_values() ? v[j] : first_vals[j];
+        [[unroll]] for (uint j = FIRST_VALS; j < ITEMS; ++j) {
+            if (VAL_CHUNK != 0u && j > 0u && j % VAL_CHUNK == 0u) {
+                // The lane's own last staged word, if it staged one (else no later element of
+                // the lane is in the input either).
+                uint at = SEQ_AT(j - 1u);
+                if (key_index(late_tile, j - 1u) < pc.n) after = uint(s_mem[at] == 0xFFFFFFFFu && pc.n == 0u);
             }
+            uint i = key_index(late_tile, j) + after;
+            if (i < pc.n) s_mem[SEQ_AT(j)] = val_at(i);
         }
         barrier();
         stamp(tile, 7u);

@@ -314,10 +314,12 @@ pub struct BinningPolicy {
     /// 8-byte words (one for two passes), twice what planes take. Off by default.
     #[serde(default)]
     pub packed_pairs: bool,
-    /// Packed pairs' last pass (`xuhold`, with [`BinningPolicy::packed_pairs`]): the read of
-    /// each word that stages its key keeps its value in registers for the value round
-    /// ([`ROLE_HOLD_VALUES`]), so the pass reads each word twice, not three times, for
-    /// ITEMS registers held through the look-back and the key scatter. Off by default.
+    /// Packed pairs' last pass (`xuhold`, with [`BinningPolicy::packed_pairs`]): the read that
+    /// stages the keys of the values' first group ([`BinningPolicy::value_chunk`] a lane;
+    /// `xvc16` at 16 items: every value) keeps their values in registers for the value round
+    /// ([`ROLE_HOLD_VALUES`]), in place of that group's read before the key scatter; those
+    /// words are read twice, not three times, for registers held through the look-back.
+    /// Off by default.
     #[serde(default)]
     pub unpack_hold_values: bool,
 }
@@ -938,6 +940,9 @@ impl BinningPass {
             _ => "",
         };
         let planes = match self.sequential {
+            true if self.holds_values && self.value_chunk < self.items => {
+                format!(", planes in sequence, values {c} held from the keys' staging, then {c} at a time", c = self.value_chunk)
+            }
             true if self.holds_values => ", planes in sequence, values held from the keys' staging".into(),
             true if self.value_chunk < self.items => format!(", planes in sequence, values {} at a time", self.value_chunk),
             true => ", planes in sequence".into(),
