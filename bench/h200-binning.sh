@@ -1776,16 +1776,18 @@ if want unpack61; then
   done
   [ -n "${R61S:-}" ] && timeout 150 $B bench sort --n 2^26,2^27 --key u32 --values 4 --binning-policy auto,autoxautoxpacked --trials 10 --profile --json "$OUT/unpack61-small.json" >> "$OUT/unpack61.md" 2>&1
 fi
-# Session 62: packed pairs' last pass holding each word's value from the read that stages its
-# key (`xuhold`: each word read twice, not three times) and reading every value at once
-# (`xvc16`, which acts on that pass alone) against the packed sort and planes,
-# with a per-kernel profile and the passes' registers: N62 (2^26 and 2^28) once, then 2^28 R62
-# times.
+# Session 62: packed pairs' last pass keeping the values of the first group (`xvcN`, 8 by
+# default) from the read that stages their keys (`xuhold`, in place of that group's read
+# before the key scatter: those words read twice, not three times; `xuholdxvc16` every
+# value), and reading every value at once (`xvc16`), against the packed sort and planes, with
+# a per-kernel profile and the passes' registers: N62 (2^26 and 2^28) once, then 2^28 R62
+# times. `xuhold` lives only in bench/results/h100/binning/session62/hold62.patch (against
+# 83832c9; build this step's binary with it).
 if want hold62; then
   P62=${P62:-auto,autoxautoxpacked,autoxautoxpackedxuhold,autoxautoxpackedxvc16}
-  # (1-hold62 ran that list with every value held, 86 registers: what `xuholdxvc16` is now;
-  # 2-hold62b P62B, the first group held.)
-  P62B=auto,autoxautoxpacked,autoxautoxpackedxuhold,autoxautoxpackedxuholdxvc12
+  # (1-hold62 ran that list in the patch's first form, every value held with `xuhold`, 86
+  # registers: what `xuholdxvc16` is in the patch; 2-hold62b, with N62=2^28, P62B.)
+  P62B=autoxautoxpacked,autoxautoxpackedxuhold,autoxautoxpackedxuholdxvc12
   stats_of $B '^sort_onesweep_(k64_v0_packed|k32_v1)' hold62-regs.md $P62
   timeout 300 $B bench sort --n ${N62:-2^26,2^28} --key u32 --values 4 --binning-policy $P62 --trials 10 --profile --json "$OUT/hold62-all.json" >> "$OUT/hold62.md" 2>&1
   for r in $(seq ${R62:-1}); do

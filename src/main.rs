@@ -261,13 +261,12 @@ struct BenchArgs {
     #[arg(long, value_delimiter = ',')]
     policy: Vec<String>,
     /// Binning-pass policies of sort, multisplit and permutation to compare, `auto` or
-    /// WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xpacked][xuhold][xhscalar][xclocks][xtimeline][xskipN]
+    /// WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xpacked][xhscalar][xclocks][xtimeline][xskipN]
     /// (default: auto, 512x17 for a sort of 4-byte keys alone, 512x16 for the multisplit's 4-byte keys and for 4-byte pairs (their key and
     /// value planes through shared memory in sequence, the values read `xvcN` = 8 a lane at
     /// a time; `xnoseq`: both planes at once; `xpacked`: a sort of 4-byte pairs over two digit
     /// passes or more moves each as one 8-byte word, the key low, packed by its first pass
-    /// and unpacked by its last; `xuhold`: that last pass keeps each word's value from the
-    /// read that stages its key), 448x13 for
+    /// and unpacked by its last), 448x13 for
     /// other 8-byte elements (u64 keys, or pairs with `xnoseq` or `xpacked`), 384x10 for 12-byte elements, 320x9 for 16-byte ones; items are lowered to fit shared memory; WORKGROUP or ITEMS may
     /// be `auto` alone). Peers are matched through shared-memory masks at <= 32 lanes;
     /// `xballots` matches them with ballots, `xpart` with subgroupPartitionNV where the

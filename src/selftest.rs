@@ -223,15 +223,13 @@ pub fn sort_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -
     // Peers matched by ballots (`xballots`: the default matches them in shared memory where
     // its rows fit, so this is the only check of the ballot steps at the device's width), and
     // with late counts: pairs of 32- and 64-bit keys, keys alone. 4-byte pairs packed in
-    // 8-byte words (`xpacked`), with either matching, and with the last pass holding the
-    // values from the keys' staging (`xuhold`).
+    // 8-byte words (`xpacked`), with either matching.
     for (key, value_bytes, policy) in [
         (KeyType::U32, 4, "autoxautoxballots"),
         (KeyType::I64, 8, "autoxautoxballots"),
         (KeyType::F32, 0, "autoxautoxballotsxlate"),
         (KeyType::F32, 4, "autoxautoxpacked"),
         (KeyType::I32, 4, "autoxautoxpackedxballots"),
-        (KeyType::U32, 4, "autoxautoxpackedxuhold"),
     ] {
         for n in [20_011u64, 1_000_003] {
             if n > max_n {

@@ -249,7 +249,7 @@ fn draw_policy(rng: &mut StdRng, n: u64, clocks: bool) -> BinningPolicy {
         (0.1, &["xtot0", "xtot1", "xtot16", "xtot255"]),
         (0.1, &["xticket", "xnoticket"]),
         (0.1, &["xhscalar"]),
-        (0.15, &["xpacked", "xpackedxuhold"]),
+        (0.15, &["xpacked"]),
         // Ranking variants: uvec4 ballots, atomic steps in reverse.
         (0.25, &["xskip32", "xskip64"]),
     ];

@@ -664,12 +664,10 @@ fn pairs_packed_in_words() {
     // `xpacked`: 4-byte pairs move as one 8-byte word each through the 8-byte key pass, packed
     // by the first pass and unpacked by a last pass of pairs; every 32-bit key type, both
     // directions, 2 to 4 passes (a single pass stays unpacked), sizes 0, 1 and about a tile,
-    // trivial passes (all equal), forced fallbacks, ballots, an atomic first pass, the values
-    // of the first group (`xuhold`) or all of them (`xvc16`) held from the staging's read;
-    // the scratch it reports, and a keys_alt too small for the words refused before any GPU
-    // work.
+    // trivial passes (all equal), forced fallbacks, ballots, an atomic first pass; the scratch
+    // it reports, and a keys_alt too small for the words refused before any GPU work.
     let ctx = common::ctx();
-    for name in ["autoxautoxpacked", "64x9xpackedxballots", "autoxautoxpackedxuhold", "autoxautoxpackedxuholdxvc16"] {
+    for name in ["autoxautoxpacked", "64x9xpackedxballots"] {
         let policy = BinningPolicy::parse(name).unwrap();
         let pairs = |key: KeyType, n: u64| {
             let mut d = SortDesc::new(key, n);

@@ -35,22 +35,7 @@ void unstage(uint count, out uint w[ITEMS]) {
 // its tile position of each plane; from registers, or with RELOAD from the buffers.
 const uint KEY_WORDS = KEY64 != 0 ? 2u : 1u;
 // Element j's key for staging: read again (RELOAD) or kept in registers since its load.
-// HOLD_VALUES (packed pairs' last pass, where hold_values()): the read of each element of
-// the values' first group takes the whole word and keeps its value in v[j] for the value
-// round, in place of that group's early read (scatter_planes).
-KEY staged_key(uint tile, uint j) {
-#ifdef HOLD_VALUES
-    if (hold_values() && j < FIRST_VALS) {
-        uvec2 w = word_in(key_index(tile, j));
-        v[j] = w.y;
-        return w.x;
-    }
-#endif
-    return RELOAD != 0u ? key_in(key_index(tile, j)) : key[j];
-}
-#ifndef HOLD_VALUES
-bool hold_values() { return false; }
-#endif
+KEY staged_key(uint tile, uint j) { return RELOAD != 0u ? key_in(key_index(tile, j)) : key[j]; }
 void stage_values(uint tile, uint j, uint at) {
 #if VALUE_WORDS > 0
     uint t = tile_size();
@@ -129,7 +114,7 @@ void scatter_planes(uint tile, uint count) {
         // memory, as measured, so the loads wait for the look-back's barrier.
         uint early_tile = s_tile;
         VAL first_vals[FIRST_VALS];
-        if (!hold_values()) [[unroll]] for (uint j = 0u; j < FIRST_VALS; ++j) {
+        [[unroll]] for (uint j = 0u; j < FIRST_VALS; ++j) {
             uint i = key_index(early_tile, j);
             first_vals[j] = i < pc.n && (DEBUG_SKIP & 128u) == 0u ? val_at(i) : VAL(0);
         }
@@ -150,7 +135,7 @@ void scatter_planes(uint tile, uint count) {
         uint late_tile = s_tile;
         uint after = 0u;  // a zero the compiler cannot prove: orders a group after the last
         [[unroll]] for (uint j = 0u; j < FIRST_VALS; ++j)
-            if (key_index(early_tile, j) < pc.n) s_mem[SEQ_AT(j)] = hold_values() ? v[j] : first_vals[j];
+            if (key_index(early_tile, j) < pc.n) s_mem[SEQ_AT(j)] = first_vals[j];
         [[unroll]] for (uint j = FIRST_VALS; j < ITEMS; ++j) {
             if (VAL_CHUNK != 0u && j > 0u && j % VAL_CHUNK == 0u) {
                 // The lane's own last staged word, if it staged one (else no later element of

@@ -148,12 +148,6 @@ bool pass_writes_keys() { return true; }
 layout(set = 0, binding = 0, std430) readonly buffer WordsIn { uvec2 words_in[]; };
 VAL val_at(uint i) { return words_in[i].y; }
 bool pass_writes_keys() { return true; }
-// Bit 9 (`xuhold`): the staging's read of the words of the values' first group (the key's
-// second read) keeps their values, the high words, in registers for the value round, so
-// those words are read twice, not three times (sort/binning_scatter.glsl, staged_key).
-#define HOLD_VALUES
-bool hold_values() { return (PASS_ROLE & 512u) != 0u; }
-uvec2 word_in(uint i) { return words_in[i]; }
 #else
 VAL val_at(uint i) { return vals_in[i]; }
 bool pass_writes_keys() { return true; }

@@ -314,14 +314,6 @@ pub struct BinningPolicy {
     /// 8-byte words (one for two passes), twice what planes take. Off by default.
     #[serde(default)]
     pub packed_pairs: bool,
-    /// Packed pairs' last pass (`xuhold`, with [`BinningPolicy::packed_pairs`]): the read that
-    /// stages the keys of the values' first group ([`BinningPolicy::value_chunk`] a lane;
-    /// `xvc16` at 16 items: every value) keeps their values in registers for the value round
-    /// ([`ROLE_HOLD_VALUES`]), in place of that group's read before the key scatter; those
-    /// words are read twice, not three times, for registers held through the look-back.
-    /// Off by default.
-    #[serde(default)]
-    pub unpack_hold_values: bool,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -408,7 +400,6 @@ impl Default for BinningPolicy {
             totals_max_tiles: None,
             tickets: None,
             packed_pairs: false,
-            unpack_hold_values: false,
         }
     }
 }
@@ -498,7 +489,7 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xpacked][xuhold][xhscalar][xclocks][xtimeline]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xpacked][xhscalar][xclocks][xtimeline]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
@@ -506,11 +497,11 @@ impl BinningPolicy {
     /// [`BinningPolicy::late_counts`]; `noseq`: [`BinningPolicy::sequential_planes`] off;
     /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `crN`:
     /// [`BinningPolicy::second_pass_tiles`]; `nocs`: [`BinningPolicy::class_steps`] off; `csN`: [`BinningPolicy::class_step_runs`]; `vcN`: [`BinningPolicy::value_chunk`]; `lbN`: the look-back window; `hgN`: the upfront
-    /// histogram's workgroups; `hwN`: [`BinningPolicy::histogram_workgroup`]; `foldN`: [`BinningPolicy::fold_max_tiles`]; `totN`: [`BinningPolicy::totals_max_tiles`]; `ticket`, `noticket`: [`BinningPolicy::tickets`]; `packed`: [`BinningPolicy::packed_pairs`]; `uhold`: [`BinningPolicy::unpack_hold_values`]; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
+    /// histogram's workgroups; `hwN`: [`BinningPolicy::histogram_workgroup`]; `foldN`: [`BinningPolicy::fold_max_tiles`]; `totN`: [`BinningPolicy::totals_max_tiles`]; `ticket`, `noticket`: [`BinningPolicy::tickets`]; `packed`: [`BinningPolicy::packed_pairs`]; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
     /// `clocks`: [`BinningPolicy::phase_clocks`]; `timeline`: [`BinningPolicy::timeline`] (`xclocksxtimeline` both); `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xpacked][xuhold][xhscalar][xclocks][xtimeline][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xpacked][xhscalar][xclocks][xtimeline][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -543,7 +534,6 @@ impl BinningPolicy {
                 ("ticket", _) => p.tickets = Some(true),
                 ("noticket", _) => p.tickets = Some(false),
                 ("packed", _) => p.packed_pairs = true,
-                ("uhold", _) => p.unpack_hold_values = true,
                 ("hscalar", _) => p.histogram_scalar_loads = true,
                 ("clocks", _) => p.phase_clocks = true,
                 ("timeline", _) => p.timeline = true,
@@ -580,7 +570,6 @@ impl BinningPolicy {
             (self.tickets == Some(true), "xticket".into()),
             (self.tickets == Some(false), "xnoticket".into()),
             (self.packed_pairs, "xpacked".into()),
-            (self.unpack_hold_values, "xuhold".into()),
             (self.histogram_scalar_loads, "xhscalar".into()),
             (self.phase_clocks, "xclocks".into()),
             (self.timeline, "xtimeline".into())]
@@ -625,8 +614,6 @@ pub(crate) struct BinningPass {
     pub sequential: bool,
     /// Values read a lane at a time in the value round (with `sequential`; `items`: all).
     pub value_chunk: u32,
-    /// Values held from the read that stages the keys ([`ROLE_HOLD_VALUES`]).
-    pub holds_values: bool,
     /// Tile 0 scans the bucket offsets ([`BinningPolicy::fold_max_tiles`]): the pass needs no
     /// offsets dispatch before it, and writes the offsets for the passes after it.
     pub fold: bool,
@@ -658,9 +645,6 @@ pub(crate) const ROLE_SPLIT_OUT: u32 = 128;
 /// PASS_ROLE bit 8 (packed pairs, [`BinningPolicy::packed_pairs`]): the pass reads each key
 /// and value from two arrays of words (bindings 0 and 2) and packs them in one 8-byte word.
 pub(crate) const ROLE_PACK_IN: u32 = 256;
-/// PASS_ROLE bit 9 (packed pairs' last pass, [`BinningPolicy::unpack_hold_values`]): the
-/// staging's read of each word keeps its value for the value round.
-pub(crate) const ROLE_HOLD_VALUES: u32 = 512;
 /// PASS_ROLE bit 4 (sorts): every pass the pipeline runs takes a whole 8-bit digit, so its
 /// mask is a constant.
 pub(crate) const ROLE_BYTE_DIGITS: u32 = 16;
@@ -891,7 +875,6 @@ impl BinningPass {
             reload: p.reload,
             sequential,
             value_chunk,
-            holds_values: sequential && kernel.role & ROLE_HOLD_VALUES != 0,
             fold,
             totals,
             key,
@@ -940,10 +923,6 @@ impl BinningPass {
             _ => "",
         };
         let planes = match self.sequential {
-            true if self.holds_values && self.value_chunk < self.items => {
-                format!(", planes in sequence, values {c} held from the keys' staging, then {c} at a time", c = self.value_chunk)
-            }
-            true if self.holds_values => ", planes in sequence, values held from the keys' staging".into(),
             true if self.value_chunk < self.items => format!(", planes in sequence, values {} at a time", self.value_chunk),
             true => ", planes in sequence".into(),
             false => planes.into(),

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::binning::{self, BinningInput, BinningKernel, BinningPass, BinningPolicy, Ranking, ROLE_BYTE_DIGITS, ROLE_CLASS_ROUNDS, ROLE_CLASS_STEPS, ROLE_HOLD_VALUES, ROLE_PACK_IN, ROLE_SPLIT_IN, ROLE_SPLIT_OUT};
+use super::binning::{self, BinningInput, BinningKernel, BinningPass, BinningPolicy, Ranking, ROLE_BYTE_DIGITS, ROLE_CLASS_ROUNDS, ROLE_CLASS_STEPS, ROLE_PACK_IN, ROLE_SPLIT_IN, ROLE_SPLIT_OUT};
 use crate::error::{invalid, Result};
 use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
 
@@ -336,8 +336,7 @@ impl SortPlan {
             // sequence, as unpacked pairs are planned, at its own default tile).
             Some(r) if packed => {
                 let pairs = BinningInput { key: desc.key, value_bytes: 4, ..input.clone() };
-                let hold = if desc.policy.unpack_hold_values { ROLE_HOLD_VALUES } else { 0 };
-                let unpack = BinningKernel { shader: "sort_onesweep_k32_v1_unpack", role: bytes | hold, auto_tile: Some(BinningPolicy::UNPACK_TILE), ..kernel.clone() };
+                let unpack = BinningKernel { shader: "sort_onesweep_k32_v1_unpack", role: bytes, auto_tile: Some(BinningPolicy::UNPACK_TILE), ..kernel.clone() };
                 let last = BinningPass::plan(ctx, &what, pairs, desc.force_fallback_period, &desc.policy, Ranking::Stable, unpack)?;
                 (Some(binning(desc.ranking, r.first, 0)?), Some(last))
             }
