@@ -1784,10 +1784,11 @@ fi
 # times. `xuhold` lives only in bench/results/h100/binning/session62/hold62.patch (against
 # 83832c9; build this step's binary with it).
 if want hold62; then
-  P62=${P62:-auto,autoxautoxpacked,autoxautoxpackedxuhold,autoxautoxpackedxvc16}
-  # (1-hold62 ran that list in the patch's first form, every value held with `xuhold`, 86
-  # registers: what `xuholdxvc16` is in the patch; 2-hold62b, with N62=2^28, P62B.)
+  # (1-hold62 ran P62A with the patch's first form, every value held with `xuhold`, 86
+  # registers: what `xuholdxvc16` is in the patch; 2-hold62b P62B with N62=2^28.)
+  P62A=auto,autoxautoxpacked,autoxautoxpackedxuhold,autoxautoxpackedxvc16
   P62B=autoxautoxpacked,autoxautoxpackedxuhold,autoxautoxpackedxuholdxvc12
+  P62=${P62:-$P62B}
   stats_of $B '^sort_onesweep_(k64_v0_packed|k32_v1)' hold62-regs.md $P62
   timeout 300 $B bench sort --n ${N62:-2^26,2^28} --key u32 --values 4 --binning-policy $P62 --trials 10 --profile --json "$OUT/hold62-all.json" >> "$OUT/hold62.md" 2>&1
   for r in $(seq ${R62:-1}); do
