@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55, keep56, keep57, il60, packed60, unpack61, hold62: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55, keep56, keep57, il60, packed60, unpack61, hold62, diag63: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 # The driver's SASS of the largest pipeline a command compiles (from a fresh disk cache, read
@@ -1793,6 +1793,18 @@ if want hold62; then
   timeout 300 $B bench sort --n ${N62:-2^26,2^28} --key u32 --values 4 --binning-policy $P62 --trials 10 --profile --json "$OUT/hold62-all.json" >> "$OUT/hold62.md" 2>&1
   for r in $(seq ${R62:-1}); do
     timeout 200 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy $P62 --trials 10 --profile --json "$OUT/hold62-28-$r.json" >> "$OUT/hold62.md" 2>&1
+  done
+fi
+# Session 63: where packed pairs' last pass loses to a pair pass. Skip bits 9 (the value
+# round's stores) and 10 (the whole value round) act only on planes in sequence, so keys stay
+# right through every pass: with planes every pass drops them, in the packed sort only the
+# last. The per-kernel profile then sets each pass's key work, value reads and staging, and
+# value stores side by side; N63 (2^28) R63 times, with the passes' registers.
+if want diag63; then
+  P63=auto,autoxautoxskip512,autoxautoxskip1024,autoxautoxpacked,autoxautoxpackedxskip512,autoxautoxpackedxskip1024
+  stats_of $B '^sort_onesweep_(k64_v0_packed|k32_v1)' diag63-regs.md $P63
+  for r in $(seq ${R63:-1}); do
+    timeout 300 $B bench sort --n ${N63:-2^28} --key u32 --values 4 --binning-policy $P63 --trials 10 --profile --json "$OUT/diag63-$r.json" >> "$OUT/diag63.md" 2>&1
   done
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"

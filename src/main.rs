@@ -298,7 +298,9 @@ struct BenchArgs {
     /// makes the atomic ranking take a tile's steps last to first; bit 8 holds first-wave tiles
     /// back after posting their counts, 256 x bits 16..23 spin rounds: tiles S..2S-1 for S in
     /// bits 24..31, or with bit 12 the odd ones below 2S, or with bit 13 and `xtimeline` each
-    /// SM's second; with bit 14 too, that one waits until its SM's first has looked back).
+    /// SM's second; with bit 14 too, that one waits until its SM's first has looked back;
+    /// bits 9 and 10 act on the value round of planes in sequence only, keys staying right:
+    /// 9 skips its stores, 10 the whole round).
     #[arg(long, value_delimiter = ',')]
     binning_policy: Vec<String>,
     /// Rankings: stable, atomic (sort: an atomic first pass, unstable; permutation: stable =

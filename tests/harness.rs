@@ -265,6 +265,21 @@ fn sort_rows_validate_and_no_reset_fails() {
     let sort = res.rows.iter().find(|r| r.primitive.starts_with("sort")).unwrap();
     assert!(sort.kernels.iter().filter(|k| k.0.starts_with("sort_onesweep")).count() == 4, "{:?}", sort.kernels);
     assert!(sort.kernels.iter().all(|k| k.1 > 0.0));
+    // Rows that leave their values unwritten (skip bit 9: the value round's stores) fail, though
+    // the valid row before each left the right values in the same output buffer: every output
+    // is poisoned before the validation trial.
+    let mut v = s.clone();
+    v.keys = vec![vkprims::prims::sort::KeyType::U32];
+    v.values = vec![4];
+    v.descending = vec![false];
+    v.buckets = vec![256];
+    v.binning_policies = vec![None, Some(BinningPolicy::parse("autoxautoxskip512").unwrap())];
+    for what in [What::Sort, What::Multisplit] {
+        v.what = what;
+        let res = bench::run_sweep(&ctx, &v, &[], |_| {}).unwrap();
+        let got: Vec<_> = res.rows.iter().filter(|r| r.primitive.contains("pairs")).map(|r| (r.valid(), &r.validation)).collect();
+        assert!(got.len() == 2 && got[0].0 && got[1].1.starts_with("FAILED"), "{what:?}: {got:?}");
+    }
     // Without resets the stale tickets leave the poisoned output in place.
     s.opts.reset = false;
     s.keys.truncate(1);

@@ -84,7 +84,10 @@ layout(constant_id = 8) const uint ATOMIC_RANK = 0;
 // uvec4 ballots at every width; bit 6 makes the atomic ranking take a tile's steps last to first,
 // so where a device's atomics happen to follow input order (lavapipe) equal buckets still leave it,
 // as they do on GPUs. Bit 8 (results stay right; see stagger below) holds some tiles of the first
-// wave back once their counts are posted.
+// wave back once their counts are posted. Bits 9 and 10 act on the value round of planes in
+// sequence only (4-byte pairs, and packed pairs' last pass), so keys still flow right through
+// a sort's passes: bit 9 skips its global stores, bit 10 the whole round (the first group's
+// early reads then fall away too).
 layout(constant_id = 9) const uint DEBUG_SKIP = 0;
 // 1: every word plane of the tile (key words, then value words) is staged at once, plane p at
 // s_mem[p * tile_size()], before the look-back; the scatter then needs no per-element arrays

@@ -127,7 +127,7 @@ void scatter_planes(uint tile, uint count) {
             if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) key_out(s_glob[b] + i, k);
         }
         stamp(tile, 6u);
-        if ((DEBUG_SKIP & 128u) != 0u) return;  // the values move in other workgroups
+        if ((DEBUG_SKIP & (128u | 1024u)) != 0u) return;  // 128: the values move in other workgroups
         // Values, read now (first time), staged in the same words. The tile is read from
         // shared memory again, after the barrier, so the driver cannot hoist the loads into
         // the key scatter (where they would hold ITEMS more registers).
@@ -155,7 +155,7 @@ void scatter_planes(uint tile, uint count) {
         uint vzero = uint(pc.n == 0u);
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
             uint i = r * wg + gl_LocalInvocationIndex;
-            if (i >= count || (DEBUG_SKIP & 2u) != 0u) continue;
+            if (i >= count || (DEBUG_SKIP & (2u | 512u)) != 0u) continue;
             uint b = (pd[r / 4u] >> (8u * (r % 4u))) & 0xFFu;
             uint val = s_mem[i];
             val_out(s_glob[b] + i + (val & vzero), val);

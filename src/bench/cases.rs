@@ -68,23 +68,28 @@ fn trial_resets<'a>(
     })
 }
 
-/// The validation trial after the timed ones: what precedes every trial, the output
-/// poisoned, the trial inside an invocation count, and its results made readable. `access` is
-/// how the trial touches its outputs. Returns the (expected, counted) invocations.
+/// The validation trial after the timed ones: what precedes every trial, every output it
+/// checks poisoned (so a kernel that leaves one unwritten cannot pass on an earlier row's or
+/// trial's results; `poison` must be written by the trial), the trial inside an invocation
+/// count, and its results made readable.
+/// `access` is how the trial touches its outputs. Returns the (expected, counted) invocations.
 fn validation_trial(
     ctx: &Arc<Context>,
     what: &str,
     between: &mut dyn FnMut(&mut Recorder) -> Result<()>,
     body: &mut dyn FnMut(&mut Recorder) -> Result<()>,
-    poison: BufferSlice,
+    poison: &[BufferSlice],
     results: &[BufferSlice],
     access: Access,
     profile: bool,
 ) -> Result<Checked> {
     let mut rec = Recorder::new(ctx, format!("{what} validation"))?;
     between(&mut rec)?;
-    rec.fill(poison, POISON);
-    rec.barrier(&[poison], Access::TransferWrite, access, "poison written before the trial");
+    for &p in poison {
+        rec.fill(p, POISON);
+    }
+    rec.barrier(poison, Access::TransferWrite, access, "poison written before the trial");
+    rec.barrier(poison, Access::TransferWrite, Access::TransferWrite, "poison written before the trial's copies and fills");
     rec.begin_invocation_count()?;
     if profile {
         rec.begin_profile(64)?;
@@ -159,7 +164,7 @@ pub fn bench_copy(ctx: &Arc<Context>, arena: &mut Arena, n: u64, opts: &BenchOpt
             Ok(())
         };
         let m = measure(ctx, arena, name, opts, &mut between, &mut body)?;
-        let checked = validation_trial(ctx, name, &mut between, &mut body, d, &[d], write, opts.profile)?;
+        let checked = validation_trial(ctx, name, &mut between, &mut body, &[d], &[d], write, opts.profile)?;
         let validation = check_fill(&arena.read(d, n * 4)?, COPY_WORD);
         let mut r = row(name.into(), n, opts, m, 8.0, validation);
         r.invocations = checked.invocations;
@@ -191,7 +196,7 @@ pub fn bench_scan(ctx: &Arc<Context>, arena: &mut Arena, desc: &ScanDesc, opts: 
     let m = measure(ctx, arena, &desc.label(), opts, &mut between, &mut body)?;
 
     // The same resets (or none, with --no-reset) before the validation trial.
-    let checked = validation_trial(ctx, &desc.label(), &mut between, &mut body, o, &[o, st], Access::ComputeReadWrite, opts.profile)?;
+    let checked = validation_trial(ctx, &desc.label(), &mut between, &mut body, &[o], &[o, st], Access::ComputeReadWrite, opts.profile)?;
     let got = arena.read(o, plan.output_bytes())?;
     let validation = match scan::check(&desc, &input, &got) {
         None => "ok".to_string(),
@@ -249,7 +254,8 @@ pub fn bench_sort(ctx: &Arc<Context>, arena: &mut Arena, desc: &SortDesc, opts: 
     let mut body = |rec: &mut Recorder| plan.record_sort(rec, kin, kout, vals, &scratch);
     let m = measure(ctx, arena, &desc.label(), opts, &mut between, &mut body)?;
 
-    let checked = validation_trial(ctx, &desc.label(), &mut between, &mut body, kout, &[kout, vout], Access::ComputeReadWrite, opts.profile)?;
+    let poison = if values.is_some() { vec![kout, vout] } else { vec![kout] };
+    let checked = validation_trial(ctx, &desc.label(), &mut between, &mut body, &poison, &[kout, vout], Access::ComputeReadWrite, opts.profile)?;
     let got_k = arena.read(kout, kb)?;
     let got_v = if values.is_some() { Some(arena.read(vout, vb)?) } else { None };
     let validation = match sort::check(&desc, &keys, values.as_deref(), &got_k, got_v.as_deref()) {
@@ -383,7 +389,8 @@ pub fn bench_multisplit(ctx: &Arc<Context>, arena: &mut Arena, case: &SplitCase,
     let m = measure(ctx, arena, &desc.label(), opts, &mut between, &mut body)?;
     // The validation trial also writes the offsets.
     let mut vbody = |rec: &mut Recorder| plan.record_split(rec, kin, kout, vals, ain, Some(offs), &scratch);
-    let checked = validation_trial(ctx, &desc.label(), &mut between, &mut vbody, kout, &[kout, vout, offs], Access::ComputeReadWrite, opts.profile)?;
+    let poison = if values.is_some() { vec![kout, vout, offs] } else { vec![kout, offs] };
+    let checked = validation_trial(ctx, &desc.label(), &mut between, &mut vbody, &poison, &[kout, vout, offs], Access::ComputeReadWrite, opts.profile)?;
     let got = (arena.read(kout, kb)?, if values.is_some() { Some(arena.read(vout, vb)?) } else { None }, arena.read(offs, plan.offsets_bytes())?);
     let validation = match multisplit::check(&desc, &keys, values.as_deref(), aux.as_deref(), (&got.0, got.1.as_deref(), &got.2)) {
         None => "ok".to_string(),
@@ -470,7 +477,7 @@ pub fn bench_perm(
     let mut between = trial_resets(ctx, written, |rec| plan.record_reset(rec, &scratch), opts)?;
     let mut body = |rec: &mut Recorder| plan.record_permute(rec, vin, vout, &scratch);
     let m = measure(ctx, arena, &desc.label(), opts, &mut between, &mut body)?;
-    let checked = validation_trial(ctx, &desc.label(), &mut between, &mut body, vout, &[vout], Access::ComputeReadWrite, opts.profile)?;
+    let checked = validation_trial(ctx, &desc.label(), &mut between, &mut body, &[vout], &[vout], Access::ComputeReadWrite, opts.profile)?;
     let got = arena.read(vout, vb)?;
     let validation = if reproducible && n <= PERM_MODEL_CHECK_MAX {
         let want = sort::gather(&input, vw, &perm::reference_order(&desc));

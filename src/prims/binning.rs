@@ -141,7 +141,8 @@ pub struct BinningPolicy {
     /// copying a tile of values each, the even ones the key tiles without their value round:
     /// whether the value traffic overlaps the keys' work when other workgroups move it. Bit 8
     /// (results stay right) holds first-wave tiles back once their counts are posted (see
-    /// `vkprims bench --help` for its fields).
+    /// `vkprims bench --help` for its fields). Bits 9 and 10 (the value round of planes in
+    /// sequence only, so a sort's keys stay right): 9 skips its stores, 10 the whole round.
     #[serde(default)]
     pub debug_skip: u32,
     /// Sorts only, where the device has VK_KHR_shader_clock: time the binning pass's phases
