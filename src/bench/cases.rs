@@ -13,7 +13,6 @@ use crate::prims::perm::{self, PermDesc, PermPlan, PermScratch};
 use crate::prims::sort::{self, KeyType, SortDesc, SortPlan, SortScratch};
 use crate::testdata::{generate, sort_keys, KeyPattern, Pattern};
 
-const POISON: u32 = 0xDEAD_BEEF;
 const COPY_WORD: u32 = 0x0123_4567;
 
 fn row(primitive: String, n: u64, opts: &BenchOptions, m: Measured, bytes_per_elem: f64, validation: String) -> Row {
@@ -85,11 +84,7 @@ fn validation_trial(
 ) -> Result<Checked> {
     let mut rec = Recorder::new(ctx, format!("{what} validation"))?;
     between(&mut rec)?;
-    for &p in poison {
-        rec.fill(p, POISON);
-    }
-    rec.barrier(poison, Access::TransferWrite, access, "poison written before the trial");
-    rec.barrier(poison, Access::TransferWrite, Access::TransferWrite, "poison written before the trial's copies and fills");
+    rec.poison(poison);
     rec.begin_invocation_count()?;
     if profile {
         rec.begin_profile(64)?;

@@ -8,6 +8,9 @@ use ash::vk;
 use super::{BufferSlice, Context, Descriptor, Pipeline};
 use crate::error::{Error, Result, VkContext};
 
+/// The word [`Recorder::poison`] fills outputs with.
+pub const POISON: u32 = 0xDEAD_BEEF;
+
 /// One side of a dependency: which stage touched memory, and how.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Access {
@@ -372,6 +375,18 @@ impl<'a> Recorder<'a> {
     /// Fill a range with a repeated 32-bit word (vkCmdFillBuffer).
     pub fn fill(&mut self, s: BufferSlice, word: u32) {
         unsafe { self.ctx.device.cmd_fill_buffer(self.cmd, s.buffer, s.offset, s.size, word) };
+    }
+
+    /// Fill outputs that the work recorded next must write with [`POISON`], so a kernel that
+    /// leaves part of one unwritten is seen, not hidden by whatever the memory held (a freed
+    /// buffer's right answer, or an earlier trial's). The work may write them by shaders or
+    /// by transfers.
+    pub fn poison(&mut self, outs: &[BufferSlice]) {
+        for &s in outs {
+            self.fill(s, POISON);
+        }
+        self.barrier(outs, Access::TransferWrite, Access::ComputeReadWrite, "poison written before the work");
+        self.barrier(outs, Access::TransferWrite, Access::TransferWrite, "poison written before the work's copies and fills");
     }
 
     /// Copy `src` to `dst` (sizes must match).

@@ -616,7 +616,12 @@ impl MultisplitPlan {
             sort: sort_bufs.as_ref().map(|b| SortScratch { keys_alt: b[0].slice(), values_alt: b[1].slice(), hist: b[2].slice(), state: b[3].slice() }),
             index: index.as_ref().map(|b| b.slice()),
         };
+        let mut outs = vec![kout.slice()];
+        if let Some(v) = &vbufs {
+            outs.push(v.1.slice());
+        }
         let mut rec = Recorder::new(ctx, what.clone())?;
+        rec.poison(&[outs.as_slice(), &[offs.slice()]].concat());
         self.record(
             &mut rec,
             kin.slice(),
@@ -626,10 +631,6 @@ impl MultisplitPlan {
             Some(offs.slice()),
             &scratch,
         )?;
-        let mut outs = vec![kout.slice()];
-        if let Some(v) = &vbufs {
-            outs.push(v.1.slice());
-        }
         rec.barrier(&outs, Access::ComputeWrite, Access::TransferRead, "multisplit output copied to the host");
         rec.barrier(&[offs.slice()], Access::ComputeWrite, Access::TransferRead, "scanned offsets copied to the host");
         rec.barrier(&[offs.slice()], Access::TransferWrite, Access::TransferRead, "offsets copied to the host");

@@ -437,6 +437,7 @@ impl PermPlan {
             sort: SortScratch { keys_alt: kalt.slice(), values_alt: valt.slice(), hist: hist.slice(), state: state.slice() },
         };
         let mut rec = Recorder::new(ctx, self.desc.label())?;
+        rec.poison(&[vout.slice()]);
         self.record(&mut rec, vin.as_ref().map(|b| b.slice()), vout.slice(), &scratch)?;
         rec.barrier(&[vout.slice()], Access::ComputeWrite, Access::TransferRead, "permutation copied to the host");
         rec.submit_and_wait()?;

@@ -337,6 +337,7 @@ impl ScanPlan {
         let out = Buffer::new(ctx, plan.output_bytes(), MemoryLocation::GpuOnly, "scan output")?;
         let state = Buffer::new(ctx, plan.state_bytes(), MemoryLocation::GpuOnly, "scan state")?;
         let mut rec = Recorder::new(ctx, desc.label())?;
+        rec.poison(&[out.slice()]);
         plan.record(&mut rec, inp.slice(), out.slice(), state.slice())?;
         rec.barrier(&[out.slice()], Access::ComputeWrite, Access::TransferRead, "scan output copied to the host");
         rec.submit_and_wait()?;

@@ -770,12 +770,13 @@ impl SortPlan {
             None => None,
         };
         let scratch = SortScratch { keys_alt: kalt.slice(), values_alt: valt.slice(), hist: hist.slice(), state: state.slice() };
-        let mut rec = Recorder::new(ctx, what.clone())?;
-        self.record(&mut rec, kin.slice(), kout.slice(), vbufs.as_ref().map(|v| (v.0.slice(), v.1.slice())), &scratch)?;
         let mut outs = vec![kout.slice()];
         if let Some(v) = &vbufs {
             outs.push(v.1.slice());
         }
+        let mut rec = Recorder::new(ctx, what.clone())?;
+        rec.poison(&outs);
+        self.record(&mut rec, kin.slice(), kout.slice(), vbufs.as_ref().map(|v| (v.0.slice(), v.1.slice())), &scratch)?;
         rec.barrier(&outs, Access::ComputeWrite, Access::TransferRead, "sorted output copied to the host");
         rec.submit_and_wait()?;
         drop(rec);
