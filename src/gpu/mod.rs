@@ -12,7 +12,7 @@ pub use buffer::{Buffer, BufferSlice, MemoryLocation, DEFAULT_USAGE};
 pub use context::{list_devices, Capabilities, Context, ContextOptions, DeviceRequirements, DeviceSummary};
 pub use info::DeviceInfo;
 pub use pipeline::{Descriptor, Pipeline, PipelineKey, PipelineStat};
-pub use recorder::{elapsed_ns, grid_for, Access, Bind, Recorder};
+pub use recorder::{elapsed_ns, grid_for, Access, Bind, Recorder, POISON};
 pub use image::{Image, Sampler, TexelView};
 
 use std::sync::Arc;
