@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55, keep56, keep57, il60, packed60, unpack61, hold62, diag63: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55, keep56, keep57, il60, packed60, unpack61, hold62, diag63, warm63: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 # The driver's SASS of the largest pipeline a command compiles (from a fresh disk cache, read
@@ -1805,6 +1805,19 @@ if want diag63; then
   stats_of $B '^sort_onesweep_(k64_v0_packed|k32_v1)' diag63-regs.md $P63
   for r in $(seq ${R63:-1}); do
     timeout 300 $B bench sort --n ${N63:-2^28} --key u32 --values 4 --binning-policy $P63 --trials 10 --profile --json "$OUT/diag63-$r.json" >> "$OUT/diag63.md" 2>&1
+  done
+fi
+# Session 63: diag63 found a pair pass's value reads and staging cost 0.25 ms at 2^28 on an H100
+# where the values come from device memory, 0.06 where the keys' reads brought them into L2
+# (packed pairs' last pass). Skip bit 11 (results stay right) reads a value word per 32-byte
+# sector of each tile with its keys; against the default at 2^28, sort and the stable 256-way
+# multisplit of pairs, R63W alternations, with the registers.
+if want warm63; then
+  W63=auto,autoxautoxskip2048
+  stats_of $B '^(sort_onesweep_k32_v1 |multisplit_k32_v1)' warm63-regs.md $W63
+  for r in $(seq ${R63W:-2}); do
+    timeout 200 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy $W63 --trials 10 --profile --json "$OUT/warm63-sort-$r.json" >> "$OUT/warm63.md" 2>&1
+    timeout 100 $B bench multisplit --n 2^28 --buckets 256 --values 4 --ranking stable --binning-policy $W63 --trials 10 --profile --json "$OUT/warm63-ms-$r.json" >> "$OUT/warm63.md" 2>&1
   done
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
