@@ -1811,7 +1811,8 @@ fi
 # where the values come from device memory, 0.06 where the keys' reads brought them into L2
 # (packed pairs' last pass). Skip bit 11 (results stay right) reads a value word per 32-byte
 # sector of each tile with its keys; against the default at 2^28, sort and the stable 256-way
-# multisplit of pairs, R63W alternations, with the registers.
+# multisplit of pairs, R63W alternations, with the registers. Bit 11 lives only in
+# bench/results/h100/binning/session63/warm63.patch (build this step's binary with it).
 if want warm63; then
   W63=auto,autoxautoxskip2048
   stats_of $B '^(sort_onesweep_k32_v1 |multisplit_k32_v1)' warm63-regs.md $W63

@@ -300,8 +300,7 @@ struct BenchArgs {
     /// bits 24..31, or with bit 12 the odd ones below 2S, or with bit 13 and `xtimeline` each
     /// SM's second; with bit 14 too, that one waits until its SM's first has looked back;
     /// bits 9 and 10 act on the value round of planes in sequence only, keys staying right:
-    /// 9 skips its stores, 10 the whole round; bit 11 keeps results right: each tile reads a
-    /// value word per 32-byte sector with its keys, warming the cache for the value round).
+    /// 9 skips its stores, 10 the whole round).
     #[arg(long, value_delimiter = ',')]
     binning_policy: Vec<String>,
     /// Rankings: stable, atomic (sort: an atomic first pass, unstable; permutation: stable =

@@ -87,8 +87,7 @@ layout(constant_id = 8) const uint ATOMIC_RANK = 0;
 // wave back once their counts are posted. Bits 9 and 10 act on the value round of planes in
 // sequence only (4-byte pairs, and packed pairs' last pass), so keys still flow right through
 // a sort's passes: bit 9 skips its global stores, bit 10 the whole round (the first group's
-// early reads then fall away too). Bit 11 (results stay right; 4-byte pairs in sequence)
-// reads a value word per 32-byte sector of the tile with the keys (see warm).
+// early reads then fall away too).
 layout(constant_id = 9) const uint DEBUG_SKIP = 0;
 // 1: every word plane of the tile (key words, then value words) is staged at once, plane p at
 // s_mem[p * tile_size()], before the look-back; the scatter then needs no per-element arrays
@@ -212,10 +211,6 @@ uint el[ITEMS];
 #if VALUE_WORDS > 0
 VAL v[ITEMS];
 #endif
-// Timing experiment (DEBUG_SKIP bit 11): the XOR of one value word per 32-byte sector of the
-// tile's values, read with the keys so the value round finds them in cache; it feeds the value
-// scatter through a zero the compiler cannot prove, so the reads stay. 0 otherwise.
-uint warm = 0u;
 // SEQ: from the staging of the keys to that of the values, the elements' tile positions two
 // to a register (the rest of el is dead then; 16 bits hold a position).
 uint seq_pos[(ITEMS + 1u) / 2u];
@@ -579,16 +574,6 @@ void binning_pass() {
             el[j] = i < pc.n ? bucket_of(i, key[j]) << 16 : INVALID;
         }
     }
-
-#if KEY64 == 0 && VALUE_WORDS == 1
-    if ((DEBUG_SKIP & 2048u) != 0u && SEQ != 0u) {
-        [[unroll]] for (uint k = 0u; k < (ITEMS + 7u) / 8u; ++k) {
-            uint at = (k * gl_WorkGroupSize.x + gl_LocalInvocationIndex) * 8u;
-            uint i = tile * tile_size() + at;
-            if (at < tile_size() && i < pc.n) warm ^= val_at(i);
-        }
-    }
-#endif
 
     // Every element is in the same bucket: the pass is a stable copy (FOLD: tile 0 writes the
     // offsets: 0 up to that bucket, n after it).

@@ -158,7 +158,7 @@ void scatter_planes(uint tile, uint count) {
             if (i >= count || (DEBUG_SKIP & (2u | 512u)) != 0u) continue;
             uint b = (pd[r / 4u] >> (8u * (r % 4u))) & 0xFFu;
             uint val = s_mem[i];
-            val_out(s_glob[b] + i + ((val ^ warm) & vzero), val);
+            val_out(s_glob[b] + i + (val & vzero), val);
         }
         return;
     }

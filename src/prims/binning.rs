@@ -143,8 +143,6 @@ pub struct BinningPolicy {
     /// (results stay right) holds first-wave tiles back once their counts are posted (see
     /// `vkprims bench --help` for its fields). Bits 9 and 10 (the value round of planes in
     /// sequence only, so a sort's keys stay right): 9 skips its stores, 10 the whole round.
-    /// Bit 11 (results stay right; 4-byte pairs in sequence) reads a value word per 32-byte
-    /// sector of the tile with its keys, so the value round finds them in cache.
     #[serde(default)]
     pub debug_skip: u32,
     /// Sorts only, where the device has VK_KHR_shader_clock: time the binning pass's phases
