@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55, keep56, keep57, il60, packed60, unpack61, hold62, diag63, warm63: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55, keep56, keep57, il60, packed60, unpack61, hold62, diag63, warm63, align68: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 # The driver's SASS of the largest pipeline a command compiles (from a fresh disk cache, read
@@ -1819,6 +1819,18 @@ if want warm63; then
   for r in $(seq ${R63W:-2}); do
     timeout 200 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy $W63 --trials 10 --profile --json "$OUT/warm63-sort-$r.json" >> "$OUT/warm63.md" 2>&1
     timeout 100 $B bench multisplit --n 2^28 --buckets 256 --values 4 --ranking stable --binning-policy $W63 --trials 10 --profile --json "$OUT/warm63-ms-$r.json" >> "$OUT/warm63.md" 2>&1
+  done
+fi
+# Session 68: runs staged sector-aligned (`xalign`) against the default, u32 pairs sorted at
+# 2^26 and 2^28 and the stable 256-way multisplit of 2^28 pairs, R68 alternations, with a
+# per-kernel profile and the pair passes' registers (a CUDA probe of the store pattern,
+# bench/results/h100/binning/session68/2-scatter68, ran two planes' scatter 8% faster so).
+if want align68; then
+  A68=auto,autoxautoxalign
+  stats_of $B '^(sort_onesweep_k32_v1(_align)? \(sort u32 values 4B|multisplit_k32_v1)' align68-regs.md $A68
+  for r in $(seq ${R68:-2}); do
+    timeout 150 $B bench sort --n 2^26,2^28 --key u32 --values 4 --binning-policy $A68 --trials 10 --profile --json "$OUT/align68-sort-$r.json" >> "$OUT/align68.md" 2>&1
+    timeout 100 $B bench multisplit --n 2^28 --buckets 256 --values 4 --ranking stable --binning-policy $A68 --trials 10 --profile --json "$OUT/align68-ms-$r.json" >> "$OUT/align68.md" 2>&1
   done
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
