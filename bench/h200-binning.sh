@@ -1822,15 +1822,17 @@ if want warm63; then
   done
 fi
 # Session 68: runs staged sector-aligned (`xalign`) against the default, u32 pairs sorted at
-# 2^26 and 2^28 and the stable 256-way multisplit of 2^28 pairs, R68 alternations, with a
-# per-kernel profile and the pair passes' registers (a CUDA probe of the store pattern,
-# bench/results/h100/binning/session68/2-scatter68, ran two planes' scatter 8% faster so).
+# N68 (2^26 and 2^28) and the stable 256-way multisplit of 2^28 pairs, R68 alternations, with
+# a per-kernel profile and the pair passes' registers (a CUDA probe of the store pattern,
+# bench/results/h100/binning/session68/2-scatter68, ran two planes' scatter 8% faster so);
+# policies A68 for the sort, M68 for the multisplit.
 if want align68; then
-  A68=auto,autoxautoxalign
+  A68=${A68:-auto,autoxautoxalign}
+  M68=${M68:-$A68}
   stats_of $B '^(sort_onesweep_k32_v1(_align)? \(sort u32 values 4B|multisplit_k32_v1)' align68-regs.md $A68
   for r in $(seq ${R68:-2}); do
-    timeout 150 $B bench sort --n 2^26,2^28 --key u32 --values 4 --binning-policy $A68 --trials 10 --profile --json "$OUT/align68-sort-$r.json" >> "$OUT/align68.md" 2>&1
-    timeout 100 $B bench multisplit --n 2^28 --buckets 256 --values 4 --ranking stable --binning-policy $A68 --trials 10 --profile --json "$OUT/align68-ms-$r.json" >> "$OUT/align68.md" 2>&1
+    timeout 200 $B bench sort --n ${N68:-2^26,2^28} --key u32 --values 4 --binning-policy $A68 --trials 10 --profile --json "$OUT/align68-sort-$r.json" >> "$OUT/align68.md" 2>&1
+    timeout 150 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy $M68 --trials 10 --profile --json "$OUT/align68-ms-$r.json" >> "$OUT/align68.md" 2>&1
   done
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"

@@ -731,10 +731,11 @@ fn pairs_with_runs_aligned() {
     // output start modulo a sector, with gap slots between runs that the scatters skip: every
     // 32-bit key type, both directions, bit ranges whose digits are not bytes, tile edges,
     // forced fallbacks, an atomic first pass, all-equal keys (trivial passes), odd items per
-    // lane, ballots, values one a lane at a time; packed pairs' last pass (no aligned variant)
-    // stays as it is.
+    // lane, ballots, values one a lane at a time, every tile's gaps over budget (debug bit 11:
+    // unaligned in the aligned kernel); packed pairs' last pass (no aligned variant) stays as
+    // it is.
     let ctx = common::ctx();
-    for name in ["autoxautoxalign", "64x15xalign", "64x9xballotsxalign", "64x16xvc1xalign", "autoxautoxpackedxalign"] {
+    for name in ["autoxautoxalign", "64x15xalign", "64x9xballotsxalign", "64x16xvc1xalign", "64x15xalignxskip2048", "autoxautoxpackedxalign"] {
         let policy = BinningPolicy::parse(name).unwrap();
         let mut d = SortDesc::new(KeyType::U32, 1000);
         d.policy = policy;

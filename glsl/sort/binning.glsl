@@ -87,7 +87,8 @@ layout(constant_id = 8) const uint ATOMIC_RANK = 0;
 // wave back once their counts are posted. Bits 9 and 10 act on the value round of planes in
 // sequence only (4-byte pairs, and packed pairs' last pass), so keys still flow right through
 // a sort's passes: bit 9 skips its global stores, bit 10 the whole round (the first group's
-// early reads then fall away too).
+// early reads then fall away too). Bit 11 (ALIGN_RUNS; results stay right): every tile's gaps
+// count as too many, so it stages unaligned (align_runs).
 layout(constant_id = 9) const uint DEBUG_SKIP = 0;
 // 1: every word plane of the tile (key words, then value words) is staged at once, plane p at
 // s_mem[p * tile_size()], before the look-back; the scatter then needs no per-element arrays
@@ -178,8 +179,12 @@ const uint SEQ = 0u;
 // bench/results/h100/binning/session68/2-scatter68: two planes' scatter 8% faster so.)
 #ifdef ALIGN_RUNS
 bool aligned() { return SEQ != 0u && bucket_is_key_function(); }
-// Rounds of the scatter: a tile's slots with their gaps (at most ALIGN_RUNS - 1 a bucket).
-const uint SCATTER_ROUNDS = ITEMS + (256u * (ALIGN_RUNS - 1u) + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
+// Rounds of the scatter: a tile's slots with their gaps, which may take up to GAP_SLOTS
+// (whole rounds of at least 1,024 slots: a tile's gaps, up to ALIGN_RUNS - 1 a bucket, average
+// 896 of 256 buckets, and exceed 1,024 about once in 5,000 tiles, which then stage unaligned).
+const uint GAP_ROUNDS = (1024u + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
+const uint GAP_SLOTS = GAP_ROUNDS * gl_WorkGroupSize.x;
+const uint SCATTER_ROUNDS = ITEMS + GAP_ROUNDS;
 #else
 #define SCATTER_ROUNDS ITEMS
 #endif
@@ -482,6 +487,7 @@ void first_tile_bases() {
 uint run_gap(uint d) { return (d == 0u ? s_glob[0] : s_glob[d] - s_glob[d - 1u]) & (ALIGN_RUNS - 1u); }
 // Once looked back (s_glob final): each bucket's gaps, first slot and count, and the tile's
 // slots (whole workgroup, each invocation a contiguous range of buckets; ends with a barrier).
+// Where the gaps would exceed GAP_SLOTS the tile has none (its runs unaligned).
 void align_runs(uint count) {
     uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
     uint per = (256u + wg - 1u) / wg;
@@ -489,8 +495,13 @@ void align_runs(uint count) {
     uint mine = 0u;
     for (uint d = first; d < last; ++d) mine += run_gap(d);
     uint gaps = workgroup_exclusive_add(mine);
+    uint all = 0u;
+    for (uint s = 0u; s < gl_NumSubgroups; ++s) all += s_sums[s];
+    // (Debug bit 11, results stay right: every tile's gaps too many.)
+    uint fits = all <= GAP_SLOTS && (DEBUG_SKIP & 2048u) == 0u ? 0xFFFFFFFFu : 0u;
+    gaps &= fits;
     for (uint d = first; d < last; ++d) {
-        gaps += run_gap(d);
+        gaps += run_gap(d) & fits;
         uint st = s_start[d], end = d < 255u ? s_start[d + 1u] : count;
         s_gaps[d] = gaps;
         s_vrun[d] = uvec2((st + gaps) | ((end - st) << 16), s_glob[d] - gaps);
@@ -689,12 +700,17 @@ void binning_pass() {
     uint w[ITEMS], got[ITEMS];
 #ifdef ALIGN_RUNS
     if (aligned()) {
-        // Staged once looked back, where each run's slots are known (align_runs).
+        // Staged once looked back, where each run's slots are known (align_runs). The
+        // elements' words wait in the staging area meanwhile, not in registers, where the
+        // look-back holds its own (striped: lane lid's word j at j * WG + lid).
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) s_mem[j * gl_WorkGroupSize.x + lid] = el[j];
         look_back(tile, hist, pre);  // ends with a barrier
         phase_end(5u);
         stamp(tile, 5u);
         stagger_release();
         align_runs(count);
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) el[j] = s_mem[j * gl_WorkGroupSize.x + lid];
+        barrier();
         stage_planes(tile);
         phase_end(3u);
         stamp(tile, 4u);

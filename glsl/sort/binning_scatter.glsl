@@ -116,10 +116,9 @@ void scatter_planes(uint tile, uint count) {
         uint pd[(SCATTER_ROUNDS + 3u) / 4u];
         [[unroll]] for (uint q = 0u; q < (SCATTER_ROUNDS + 3u) / 4u; ++q) pd[q] = 0u;
 #ifdef ALIGN_RUNS
-        // Aligned runs: the slots with gaps, and which of a lane's slots are a run's.
+        // Aligned runs: the slots with their gaps (a gap's bucket is kept too, whatever it
+        // is: the value round finds it a gap again).
         uint slots = aligned() ? s_slots : count;
-        uint live[(SCATTER_ROUNDS + 31u) / 32u];
-        [[unroll]] for (uint q = 0u; q < (SCATTER_ROUNDS + 31u) / 32u; ++q) live[q] = 0u;
 #else
         uint slots = count;
 #endif
@@ -141,10 +140,9 @@ void scatter_planes(uint tile, uint count) {
             uint b = bucket_is_key_function() ? bucket_of(0u, k) : blk_bucket(i);
 #ifdef ALIGN_RUNS
             if (aligned()) {
+                pd[r / 4u] |= b << (8u * (r % 4u));
                 uvec2 run = s_vrun[b];
                 if (i - (run.x & 0xFFFFu) >= (run.x >> 16)) continue;  // a gap
-                live[r / 32u] |= 1u << (r % 32u);
-                pd[r / 4u] |= b << (8u * (r % 4u));
                 if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) key_out(run.y + i, k);
                 continue;
             }
@@ -185,9 +183,10 @@ void scatter_planes(uint tile, uint count) {
             uint b = (pd[r / 4u] >> (8u * (r % 4u))) & 0xFFu;
 #ifdef ALIGN_RUNS
             if (aligned()) {
-                if ((live[r / 32u] & (1u << (r % 32u))) == 0u) continue;
+                uvec2 run = s_vrun[b];
+                if (i - (run.x & 0xFFFFu) >= (run.x >> 16)) continue;  // a gap
                 uint val = s_mem[i];
-                val_out(s_vrun[b].y + i + (val & vzero), val);
+                val_out(run.y + i + (val & vzero), val);
                 continue;
             }
 #endif

@@ -59,11 +59,10 @@ const MAX_TILE: u32 = 1 << 16;
 /// Shared words besides the staging area: bucket starts, look-back sums (which the fallback's
 /// histogram shares), subgroup sums, flags.
 const FIXED_SHARED_WORDS: u32 = 2 * 256 + 32 + 5;
-/// Aligned runs ([`BinningPolicy::align_runs`]): the words of a sector (glsl ALIGN_RUNS), so
-/// the gap slots a tile stages at most (ALIGN_WORDS - 1 a bucket), and the shared words they
-/// add besides (each bucket's gaps and run, the tile's slots).
-const ALIGN_WORDS: u32 = 8;
-const ALIGN_GAP_WORDS: u32 = 256 * (ALIGN_WORDS - 1);
+/// Aligned runs ([`BinningPolicy::align_runs`]): the gap slots a tile may stage, whole rounds
+/// of a workgroup of at least this many (glsl/sort/binning.glsl, GAP_SLOTS), and the shared
+/// words they add besides (each bucket's gaps and run, the tile's slots).
+const ALIGN_GAP_MIN: u32 = 1024;
 const ALIGN_SHARED_WORDS: u32 = 3 * 256 + 1;
 
 /// How a binning pass ranks elements within a tile.
@@ -148,7 +147,9 @@ pub struct BinningPolicy {
     /// whether the value traffic overlaps the keys' work when other workgroups move it. Bit 8
     /// (results stay right) holds first-wave tiles back once their counts are posted (see
     /// `vkprims bench --help` for its fields). Bits 9 and 10 (the value round of planes in
-    /// sequence only, so a sort's keys stay right): 9 skips its stores, 10 the whole round.
+    /// sequence only, so a sort's keys stay right): 9 skips its stores, 10 the whole round. Bit
+    /// 11 (with [`BinningPolicy::align_runs`]; results stay right): every tile stages unaligned,
+    /// as one whose gaps would not fit does.
     #[serde(default)]
     pub debug_skip: u32,
     /// Sorts only, where the device has VK_KHR_shader_clock: time the binning pass's phases
@@ -324,7 +325,7 @@ pub struct BinningPolicy {
     /// 4-byte pairs with the planes in sequence, where the bucket is the key's function (sorts,
     /// multisplits by bit field; `xalign`): each tile stages its runs of a bucket, once looked
     /// back, at slots congruent to their output starts modulo a 32-byte sector, with gaps
-    /// between them (up to 1,792 slots of shared memory a tile), so a subgroup's stores of a
+    /// between them (up to 1,024 slots of shared memory a tile at 512 lanes), so a subgroup's stores of a
     /// run cover whole sectors and only its two ends write part of one. A CUDA probe of the
     /// pass's store pattern (an H100, bench/results/h100/binning/session68/2-scatter68) ran
     /// two planes' scatter 8% faster so. Off by default.
@@ -764,7 +765,7 @@ impl BinningPass {
             }
         );
         let align = p.align_runs && sequential && kernel.source == 0 && gpu::shaders::name(&format!("{base_name}_align")).is_some();
-        let (gap_words, align_words) = if align { (ALIGN_GAP_WORDS, ALIGN_SHARED_WORDS) } else { (0, 0) };
+        let align_words = if align { ALIGN_SHARED_WORDS } else { 0 };
         // Shared memory: the larger of the counter rows and the staged word planes of the
         // tile (one, or all of them with `stage_all` or `reload`, unless staged in sequence).
         let planes = if (p.stage_all || p.reload) && !one_plane && !sequential { words } else { 1 };
@@ -775,6 +776,7 @@ impl BinningPass {
         // The tile asked for, fitted to the device: (workgroup, items, shared match, stage words).
         let fit_tile = |(workgroup_size, items): (u32, u32)| -> Result<(u32, u32, bool, u32)> {
             let workgroup_size = fit_workgroup(workgroup_size, min_sg, sg.max_size, info.max_workgroup_invocations, sg.max_workgroup_subgroups);
+            let gap_words = if align { ALIGN_GAP_MIN.div_ceil(workgroup_size) * workgroup_size } else { 0 };
             if !workgroup_size.is_multiple_of(sg.max_size.max(min_sg)) || workgroup_size / min_sg > MAX_SUBGROUPS {
                 return invalid(format!("{what}: no workgroup size fits subgroup sizes {}..{}", sg.min_size, sg.max_size));
             }
