@@ -70,12 +70,6 @@ fn variants() -> Vec<Variant> {
                             v.push(Variant { name: format!("sort_onesweep_{kw}_v{vw}_{name}{suffix}{c}"), file: "sort/onesweep.comp", defines: packed });
                         }
                     }
-                    // `_align`: 4-byte pairs' runs staged sector-aligned (ALIGN_RUNS, `xalign`).
-                    if k64 == 0 && vw == 1 {
-                        let mut align = defines.clone();
-                        align.push(("ALIGN_RUNS", "8".to_string()));
-                        v.push(Variant { name: format!("sort_onesweep_{kw}_v{vw}{suffix}{c}_align"), file: "sort/onesweep.comp", defines: align });
-                    }
                     v.push(Variant { name: format!("sort_onesweep_{kw}_v{vw}{suffix}{c}"), file: "sort/onesweep.comp", defines });
                 }
             }
@@ -107,11 +101,6 @@ fn variants() -> Vec<Variant> {
             for (suffix, part) in RANKINGS {
                 let mut defines = vec![("KEY64", k64.to_string()), ("VALUE_WORDS", vw.to_string())];
                 defines.extend(part.map(|d| (d, "1".to_string())));
-                if k64 == 0 && vw == 1 {
-                    let mut align = defines.clone();
-                    align.push(("ALIGN_RUNS", "8".to_string()));
-                    v.push(Variant { name: format!("multisplit_{kw}_v{vw}{suffix}_align"), file: "multisplit/multisplit.comp", defines: align });
-                }
                 v.push(Variant { name: format!("multisplit_{kw}_v{vw}{suffix}"), file: "multisplit/multisplit.comp", defines });
             }
         }

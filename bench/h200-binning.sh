@@ -1825,7 +1825,9 @@ fi
 # N68 (2^26 and 2^28) and the stable 256-way multisplit of 2^28 pairs, R68 alternations, with
 # a per-kernel profile and the pair passes' registers (a CUDA probe of the store pattern,
 # bench/results/h100/binning/session68/2-scatter68, ran two planes' scatter 8% faster so);
-# policies A68 for the sort, M68 for the multisplit.
+# policies A68 for the sort, M68 for the multisplit. `xalign` lives only in
+# bench/results/h100/binning/session68/align68.patch (against 8902b99; build this step's
+# binary with it).
 if want align68; then
   A68=${A68:-auto,autoxautoxalign}
   M68=${M68:-$A68}

@@ -152,12 +152,11 @@ fn pairs_planes_in_sequence_or_together() {
     // default; with buckets from ids or splitters, the value round finds a position's bucket
     // from the key round's, kept per lane), or both planes at once (`xnoseq`); every bucket
     // source, both rankings, forced fallbacks, odd items per lane, the values read 8, 4 or 1
-    // a lane at a time (`xvcN`); runs staged sector-aligned (`xalign`: by bit field only,
-    // buckets from ids or splitters stay unaligned).
+    // a lane at a time (`xvcN`).
     let ctx = common::ctx();
     let n = 45_007;
     let keys = sort_keys(KeyPattern::Random, KeyType::U32, n, 17);
-    for name in ["64x15", "64x15xnoseq", "autoxauto", "64x15xvc4", "64x16xvc1", "64x15xalign", "autoxautoxalign"] {
+    for name in ["64x15", "64x15xnoseq", "autoxauto", "64x15xvc4", "64x16xvc1"] {
         let policy = vkprims::prims::binning::BinningPolicy::parse(name).unwrap();
         for (ranking, period) in [(Ranking::Stable, 0u32), (Ranking::Stable, 3), (Ranking::Atomic, 2)] {
             let desc = |source| {

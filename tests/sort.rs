@@ -726,51 +726,6 @@ fn pairs_packed_in_words() {
 }
 
 #[test]
-fn pairs_with_runs_aligned() {
-    // `xalign`: 4-byte pairs stage each run, once looked back, at slots congruent to its
-    // output start modulo a sector, with gap slots between runs that the scatters skip: every
-    // 32-bit key type, both directions, bit ranges whose digits are not bytes, tile edges,
-    // forced fallbacks, an atomic first pass, all-equal keys (trivial passes), odd items per
-    // lane, ballots, values one a lane at a time, every tile's gaps over budget (debug bit 11:
-    // unaligned in the aligned kernel); packed pairs' last pass (no aligned variant) stays as
-    // it is.
-    let ctx = common::ctx();
-    for name in ["autoxautoxalign", "64x15xalign", "64x9xballotsxalign", "64x16xvc1xalign", "64x15xalignxskip2048", "autoxautoxpackedxalign"] {
-        let policy = BinningPolicy::parse(name).unwrap();
-        let mut d = SortDesc::new(KeyType::U32, 1000);
-        d.policy = policy;
-        d.value_bytes = 4;
-        let plan = SortPlan::new(&ctx, d).unwrap();
-        let label = plan.policy_label();
-        assert_eq!(label.contains("runs aligned"), !name.contains("packed"), "{name}: {label}");
-        let t = plan.tile_keys();
-        for (i, key) in [KeyType::U32, KeyType::I32, KeyType::F32].into_iter().enumerate() {
-            let cases = [
-                (1, 0, (0, 32), KeyPattern::Random),
-                (t - 1, 0, (0, 32), KeyPattern::Random),
-                (t + 1, 2, (4, 28), KeyPattern::FewDistinct),
-                (7 * t + 5, 3, (0, 32), KeyPattern::Reversed),
-                (5 * t + 3, 0, (3, 32), KeyPattern::Sorted),
-                (20_011, 0, (0, 32), if key == KeyType::F32 { KeyPattern::FloatSpecials } else { KeyPattern::AllEqual }),
-            ];
-            for (n, period, bits, pattern) in cases {
-                let mut d = SortDesc::new(key, n);
-                d.policy = policy;
-                d.value_bytes = 4;
-                d.bits = bits;
-                d.force_fallback_period = period;
-                d.descending = (i + period as usize) % 2 == 1;
-                if period == 2 {
-                    d.ranking = Ranking::Atomic;
-                }
-                check(&d, pattern, 83 + n);
-            }
-        }
-    }
-    common::assert_no_validation_messages(&ctx);
-}
-
-#[test]
 fn shared_memory_peer_matching() {
     // The default matching: peers matched by atomicOr into shared mask words (at most 32
     // lanes, and where the mask rows fit: on lavapipe's 32 KiB, 8 subgroups of a

@@ -87,8 +87,7 @@ layout(constant_id = 8) const uint ATOMIC_RANK = 0;
 // wave back once their counts are posted. Bits 9 and 10 act on the value round of planes in
 // sequence only (4-byte pairs, and packed pairs' last pass), so keys still flow right through
 // a sort's passes: bit 9 skips its global stores, bit 10 the whole round (the first group's
-// early reads then fall away too). Bit 11 (ALIGN_RUNS; results stay right): every tile's gaps
-// count as too many, so it stages unaligned (align_runs).
+// early reads then fall away too).
 layout(constant_id = 9) const uint DEBUG_SKIP = 0;
 // 1: every word plane of the tile (key words, then value words) is staged at once, plane p at
 // s_mem[p * tile_size()], before the look-back; the scatter then needs no per-element arrays
@@ -168,26 +167,6 @@ const uint SEQ = SEQ_PLANES;
 #else
 const uint SEQ = 0u;
 #endif
-// ALIGN_RUNS defined (the `_align` variants, policy `xalign`): with planes in sequence and a
-// bucket that is a function of the key, each bucket's run is staged, after the look-back, at a
-// tile slot congruent to its output start modulo ALIGN_RUNS words (a 32-byte sector), the
-// slots between runs left as gaps, so a subgroup's consecutive slots store whole sectors of
-// each run and only a run's two ends (its seams with the neighbouring tiles' runs) write part
-// of one. Unaligned, a run also splits a sector wherever one subgroup's slots end and the
-// next's begin. A slot's bucket comes from its key, and a gap is a slot outside its key's run
-// (what a gap holds is never any run's), so gaps need no mark. (A CUDA probe of the pattern,
-// bench/results/h100/binning/session68/2-scatter68: two planes' scatter 8% faster so.)
-#ifdef ALIGN_RUNS
-bool aligned() { return SEQ != 0u && bucket_is_key_function(); }
-// Rounds of the scatter: a tile's slots with their gaps, which may take up to GAP_SLOTS
-// (whole rounds of at least 1,024 slots: a tile's gaps, up to ALIGN_RUNS - 1 a bucket, average
-// 896 of 256 buckets, and exceed 1,024 about once in 5,000 tiles, which then stage unaligned).
-const uint GAP_ROUNDS = (1024u + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
-const uint GAP_SLOTS = GAP_ROUNDS * gl_WorkGroupSize.x;
-const uint SCATTER_ROUNDS = ITEMS + GAP_ROUNDS;
-#else
-#define SCATTER_ROUNDS ITEMS
-#endif
 
 const uint STATE_BASE = 4u;
 // After a pass's look-back words (pc.num_tiles tiles): the phase clocks and look-back counts
@@ -208,11 +187,6 @@ shared uint s_glob[256];         // global index of the tile's first element of 
 // every round rewrites s_glob for every complete bucket before its barrier.
 #define s_fb s_glob
 shared uint s_sums[32];          // scan of the bucket totals: per-subgroup sums
-#ifdef ALIGN_RUNS
-shared uint s_gaps[256];         // the gap slots before bucket b's run, and its own (aligned())
-shared uvec2 s_vrun[256];        // its first slot | its count << 16, and its output index minus its first slot
-shared uint s_slots;             // the tile's slots, gaps included
-#endif
 #include "common/workgroup.glsl"
 shared uint s_tile;
 shared uint s_stuck[2];  // look-back fallback rounds, by parity: 1 + the newest stuck tile, 0: none
@@ -481,36 +455,6 @@ void first_tile_bases() {
 }
 #endif
 
-#ifdef ALIGN_RUNS
-// The gap before bucket d's run: its output start's distance to the end of bucket d - 1's
-// run (s_glob[d - 1] + s_start[d]) modulo ALIGN_RUNS; bucket 0's, its output start's residue.
-uint run_gap(uint d) { return (d == 0u ? s_glob[0] : s_glob[d] - s_glob[d - 1u]) & (ALIGN_RUNS - 1u); }
-// Once looked back (s_glob final): each bucket's gaps, first slot and count, and the tile's
-// slots (whole workgroup, each invocation a contiguous range of buckets; ends with a barrier).
-// Where the gaps would exceed GAP_SLOTS the tile has none (its runs unaligned).
-void align_runs(uint count) {
-    uint lid = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
-    uint per = (256u + wg - 1u) / wg;
-    uint first = min(lid * per, 256u), last = min(first + per, 256u);
-    uint mine = 0u;
-    for (uint d = first; d < last; ++d) mine += run_gap(d);
-    uint gaps = workgroup_exclusive_add(mine);
-    uint all = 0u;
-    for (uint s = 0u; s < gl_NumSubgroups; ++s) all += s_sums[s];
-    // (Debug bit 11, results stay right: every tile's gaps too many.)
-    uint fits = all <= GAP_SLOTS && (DEBUG_SKIP & 2048u) == 0u ? 0xFFFFFFFFu : 0u;
-    gaps &= fits;
-    for (uint d = first; d < last; ++d) {
-        gaps += run_gap(d) & fits;
-        uint st = s_start[d], end = d < 255u ? s_start[d + 1u] : count;
-        s_gaps[d] = gaps;
-        s_vrun[d] = uvec2((st + gaps) | ((end - st) << 16), s_glob[d] - gaps);
-        if (d == 255u) s_slots = count + gaps;
-    }
-    barrier();
-}
-#endif
-
 // Decoupled fallback: the bucket histogram of tile `t`, from its keys, into s_fb (whole
 // workgroup).
 void fallback_histogram(uint t) {
@@ -698,29 +642,6 @@ void binning_pass() {
     stamp(tile, 3u);
     if (PREFETCH && tile != 0u && lid < 256u) load_window(lid, tile - 1u, pre);
     uint w[ITEMS], got[ITEMS];
-#ifdef ALIGN_RUNS
-    if (aligned()) {
-        // Staged once looked back, where each run's slots are known (align_runs). The
-        // elements' words wait in the staging area meanwhile, not in registers, where the
-        // look-back holds its own (striped: lane lid's word j at j * WG + lid).
-        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) s_mem[j * gl_WorkGroupSize.x + lid] = el[j];
-        look_back(tile, hist, pre);  // ends with a barrier
-        phase_end(5u);
-        stamp(tile, 5u);
-        stagger_release();
-        align_runs(count);
-        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) el[j] = s_mem[j * gl_WorkGroupSize.x + lid];
-        barrier();
-        stage_planes(tile);
-        phase_end(3u);
-        stamp(tile, 4u);
-        barrier();
-        scatter_planes(tile, count);
-        phase_end(6u);
-        stamp(tile, 8u);
-        return;
-    }
-#endif
     if (STAGE_ALL != 0u || RELOAD != 0u || SEQ != 0u) {
         stage_planes(tile);
         phase_end(3u);

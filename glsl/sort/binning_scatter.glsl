@@ -18,14 +18,6 @@ uint blk_bucket(uint i) {
     return b;
 }
 
-// Element e's staged slot: its tile position, after the gaps before its run where runs are
-// aligned (align_runs; a macro, so the other variants' code stays as it was).
-#ifdef ALIGN_RUNS
-#define STAGED_AT(e) (aligned() ? el_pos(e) + s_gaps[el_bucket(e)] : el_pos(e))
-#else
-#define STAGED_AT(e) el_pos(e)
-#endif
-
 // One word plane through shared memory: element j's word w[j] goes to its tile position;
 // lane lid then reads positions r * WG + lid. The caller barriers before the next plane.
 void stage(uint w[ITEMS]) {
@@ -74,12 +66,12 @@ void stage_planes(uint tile) {
     if (SEQ != 0u && !bucket_is_key_function()) fill_blk();
     // A full tile stages without a test an element (planes in sequence).
     if (FULL_TILE_LOOPS && SEQ != 0u && tile * t + t <= pc.n) {
-        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) s_mem[STAGED_AT(el[j])] = uint(staged_key(tile, j));
+        [[unroll]] for (uint j = 0u; j < ITEMS; ++j) s_mem[el_pos(el[j])] = uint(staged_key(tile, j));
     } else
     [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
         uint e = el[j];
         if (e == INVALID) continue;
-        uint at = STAGED_AT(e);
+        uint at = el_pos(e);
         KEY k = staged_key(tile, j);
         s_mem[at] = uint(k);
 #if KEY64
@@ -88,7 +80,7 @@ void stage_planes(uint tile) {
         if (SEQ == 0u) stage_values(tile, j, at);
     }
     if (SEQ != 0u) [[unroll]] for (uint q = 0u; q < (ITEMS + 1u) / 2u; ++q)
-        seq_pos[q] = STAGED_AT(el[2u * q]) | (2u * q + 1u < ITEMS ? STAGED_AT(el[2u * q + 1u]) << 16 : 0u);
+        seq_pos[q] = el_pos(el[2u * q]) | (2u * q + 1u < ITEMS ? el_pos(el[2u * q + 1u]) << 16 : 0u);
 }
 
 // Then each lane takes tile positions r * WG + lid: its key (for the bucket), destination,
@@ -113,15 +105,8 @@ void scatter_planes(uint tile, uint count) {
 #if KEY64 == 0 && VALUE_WORDS == 1
     if (SEQ != 0u) {
         // Keys, keeping each position's bucket (a byte of pd) for the values.
-        uint pd[(SCATTER_ROUNDS + 3u) / 4u];
-        [[unroll]] for (uint q = 0u; q < (SCATTER_ROUNDS + 3u) / 4u; ++q) pd[q] = 0u;
-#ifdef ALIGN_RUNS
-        // Aligned runs: the slots with their gaps (a gap's bucket is kept too, whatever it
-        // is: the value round finds it a gap again).
-        uint slots = aligned() ? s_slots : count;
-#else
-        uint slots = count;
-#endif
+        uint pd[(ITEMS + 3u) / 4u];
+        [[unroll]] for (uint q = 0u; q < (ITEMS + 3u) / 4u; ++q) pd[q] = 0u;
         // The values' first group is read now, its latency behind the key scatter, and staged
         // after it (H200, 512x16 pairs at 2^26: 1% faster, the same 63 registers; read before
         // the look-back instead, 69 registers, one workgroup an SM and 1.45x the time:
@@ -133,20 +118,11 @@ void scatter_planes(uint tile, uint count) {
             uint i = key_index(early_tile, j);
             first_vals[j] = i < pc.n && (DEBUG_SKIP & 128u) == 0u ? val_at(i) : VAL(0);
         }
-        [[unroll]] for (uint r = 0u; r < SCATTER_ROUNDS; ++r) {
+        [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
             uint i = r * wg + gl_LocalInvocationIndex;
-            if (i >= slots) continue;
+            if (i >= count) continue;
             KEY k = s_mem[i];
             uint b = bucket_is_key_function() ? bucket_of(0u, k) : blk_bucket(i);
-#ifdef ALIGN_RUNS
-            if (aligned()) {
-                pd[r / 4u] |= b << (8u * (r % 4u));
-                uvec2 run = s_vrun[b];
-                if (i - (run.x & 0xFFFFu) >= (run.x >> 16)) continue;  // a gap
-                if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) key_out(run.y + i, k);
-                continue;
-            }
-#endif
             pd[r / 4u] |= b << (8u * (r % 4u));
             if ((DEBUG_SKIP & 2u) == 0u && pass_writes_keys()) key_out(s_glob[b] + i, k);
         }
@@ -177,19 +153,10 @@ void scatter_planes(uint tile, uint count) {
         // the bucket's, not after the store's bounds check (session 21's SASS: a round waited
         // on two shared reads in turn; H200, 2^26 pairs: 0.5% faster, session24/1-vfirst).
         uint vzero = uint(pc.n == 0u);
-        [[unroll]] for (uint r = 0u; r < SCATTER_ROUNDS; ++r) {
+        [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
             uint i = r * wg + gl_LocalInvocationIndex;
-            if (i >= slots || (DEBUG_SKIP & (2u | 512u)) != 0u) continue;
+            if (i >= count || (DEBUG_SKIP & (2u | 512u)) != 0u) continue;
             uint b = (pd[r / 4u] >> (8u * (r % 4u))) & 0xFFu;
-#ifdef ALIGN_RUNS
-            if (aligned()) {
-                uvec2 run = s_vrun[b];
-                if (i - (run.x & 0xFFFFu) >= (run.x >> 16)) continue;  // a gap
-                uint val = s_mem[i];
-                val_out(run.y + i + (val & vzero), val);
-                continue;
-            }
-#endif
             uint val = s_mem[i];
             val_out(s_glob[b] + i + (val & vzero), val);
         }

@@ -59,11 +59,6 @@ const MAX_TILE: u32 = 1 << 16;
 /// Shared words besides the staging area: bucket starts, look-back sums (which the fallback's
 /// histogram shares), subgroup sums, flags.
 const FIXED_SHARED_WORDS: u32 = 2 * 256 + 32 + 5;
-/// Aligned runs ([`BinningPolicy::align_runs`]): the gap slots a tile may stage, whole rounds
-/// of a workgroup of at least this many (glsl/sort/binning.glsl, GAP_SLOTS), and the shared
-/// words they add besides (each bucket's gaps and run, the tile's slots).
-const ALIGN_GAP_MIN: u32 = 1024;
-const ALIGN_SHARED_WORDS: u32 = 3 * 256 + 1;
 
 /// How a binning pass ranks elements within a tile.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -147,9 +142,7 @@ pub struct BinningPolicy {
     /// whether the value traffic overlaps the keys' work when other workgroups move it. Bit 8
     /// (results stay right) holds first-wave tiles back once their counts are posted (see
     /// `vkprims bench --help` for its fields). Bits 9 and 10 (the value round of planes in
-    /// sequence only, so a sort's keys stay right): 9 skips its stores, 10 the whole round. Bit
-    /// 11 (with [`BinningPolicy::align_runs`]; results stay right): every tile stages unaligned,
-    /// as one whose gaps would not fit does.
+    /// sequence only, so a sort's keys stay right): 9 skips its stores, 10 the whole round.
     #[serde(default)]
     pub debug_skip: u32,
     /// Sorts only, where the device has VK_KHR_shader_clock: time the binning pass's phases
@@ -322,15 +315,6 @@ pub struct BinningPolicy {
     /// 8-byte words (one for two passes), twice what planes take. Off by default.
     #[serde(default)]
     pub packed_pairs: bool,
-    /// 4-byte pairs with the planes in sequence, where the bucket is the key's function (sorts,
-    /// multisplits by bit field; `xalign`): each tile stages its runs of a bucket, once looked
-    /// back, at slots congruent to their output starts modulo a 32-byte sector, with gaps
-    /// between them (up to 1,024 slots of shared memory a tile at 512 lanes), so a subgroup's stores of a
-    /// run cover whole sectors and only its two ends write part of one. A CUDA probe of the
-    /// pass's store pattern (an H100, bench/results/h100/binning/session68/2-scatter68) ran
-    /// two planes' scatter 8% faster so. Off by default.
-    #[serde(default)]
-    pub align_runs: bool,
 }
 
 /// H200, u32 keys at 2^26 (384x15): a digit pass took 0.475 ms with 8, 0.488 with 16,
@@ -417,7 +401,6 @@ impl Default for BinningPolicy {
             totals_max_tiles: None,
             tickets: None,
             packed_pairs: false,
-            align_runs: false,
         }
     }
 }
@@ -507,7 +490,7 @@ impl BinningPolicy {
         (if self.workgroup_size == 0 { auto.0 } else { self.workgroup_size }, if self.items == 0 { auto.1 } else { self.items })
     }
 
-    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xpacked][xalign][xhscalar][xclocks][xtimeline]
+    /// `WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xpacked][xhscalar][xclocks][xtimeline]
     /// [xskipN]`, e.g. `256x20` or `256x16xpart`; WORKGROUP and ITEMS may each be `auto` (the
     /// tuned default, [`BinningPolicy::tile_for`]), and `auto` alone is the whole default
     /// (`ballots`, `part`: [`BinningPolicy::peer_match`], shared by default; `planes`:
@@ -515,11 +498,11 @@ impl BinningPolicy {
     /// [`BinningPolicy::late_counts`]; `noseq`: [`BinningPolicy::sequential_planes`] off;
     /// `stablefirst`: [`BinningPolicy::atomic_first_keys`] off; `crN`:
     /// [`BinningPolicy::second_pass_tiles`]; `nocs`: [`BinningPolicy::class_steps`] off; `csN`: [`BinningPolicy::class_step_runs`]; `vcN`: [`BinningPolicy::value_chunk`]; `lbN`: the look-back window; `hgN`: the upfront
-    /// histogram's workgroups; `hwN`: [`BinningPolicy::histogram_workgroup`]; `foldN`: [`BinningPolicy::fold_max_tiles`]; `totN`: [`BinningPolicy::totals_max_tiles`]; `ticket`, `noticket`: [`BinningPolicy::tickets`]; `packed`: [`BinningPolicy::packed_pairs`]; `align`: [`BinningPolicy::align_runs`]; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
+    /// histogram's workgroups; `hwN`: [`BinningPolicy::histogram_workgroup`]; `foldN`: [`BinningPolicy::fold_max_tiles`]; `totN`: [`BinningPolicy::totals_max_tiles`]; `ticket`, `noticket`: [`BinningPolicy::tickets`]; `packed`: [`BinningPolicy::packed_pairs`]; `hscalar`: [`BinningPolicy::histogram_scalar_loads`];
     /// `clocks`: [`BinningPolicy::phase_clocks`]; `timeline`: [`BinningPolicy::timeline`] (`xclocksxtimeline` both); `skipN`: [`BinningPolicy::debug_skip`],
     /// timing experiments only).
     pub fn parse(s: &str) -> Result<BinningPolicy> {
-        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xpacked][xalign][xhscalar][xclocks][xtimeline][xskipN], e.g. 256x20 or autox15)"));
+        let bad = || Error::Invalid(format!("bad binning policy '{s}' (auto or WORKGROUPxITEMS[xballots|xpart][xplanes][xkeep][xlate|xearly][xnoseq][xstablefirst][xcrN][xnocs][xcsN][xvcN][xlbN][xhgN][xhwN][xfoldN][xtotN][xticket|xnoticket][xpacked][xhscalar][xclocks][xtimeline][xskipN], e.g. 256x20 or autox15)"));
         let mut p = BinningPolicy::default();
         if s == "auto" {
             return Ok(p);
@@ -552,7 +535,6 @@ impl BinningPolicy {
                 ("ticket", _) => p.tickets = Some(true),
                 ("noticket", _) => p.tickets = Some(false),
                 ("packed", _) => p.packed_pairs = true,
-                ("align", _) => p.align_runs = true,
                 ("hscalar", _) => p.histogram_scalar_loads = true,
                 ("clocks", _) => p.phase_clocks = true,
                 ("timeline", _) => p.timeline = true,
@@ -589,7 +571,6 @@ impl BinningPolicy {
             (self.tickets == Some(true), "xticket".into()),
             (self.tickets == Some(false), "xnoticket".into()),
             (self.packed_pairs, "xpacked".into()),
-            (self.align_runs, "xalign".into()),
             (self.histogram_scalar_loads, "xhscalar".into()),
             (self.phase_clocks, "xclocks".into()),
             (self.timeline, "xtimeline".into())]
@@ -634,8 +615,6 @@ pub(crate) struct BinningPass {
     pub sequential: bool,
     /// Values read a lane at a time in the value round (with `sequential`; `items`: all).
     pub value_chunk: u32,
-    /// Runs staged sector-aligned ([`BinningPolicy::align_runs`]).
-    pub align: bool,
     /// Tile 0 scans the bucket offsets ([`BinningPolicy::fold_max_tiles`]): the pass needs no
     /// offsets dispatch before it, and writes the offsets for the passes after it.
     pub fold: bool,
@@ -749,23 +728,6 @@ impl BinningPass {
         let one_plane = kernel.role & ROLE_ONE_PLANE != 0;
         let sequential = p.sequential_planes && !p.stage_all && !one_plane && input.key.bytes() == 4 && input.value_bytes == 4;
         let info = ctx.info();
-        // The shader's name but for its fold and totals suffixes; with `_align` where runs are
-        // aligned: the bucket is the key's function (spec constant 6, the multisplit's source,
-        // is 0: a bit field, as a sort's digit) and the kernel has that variant (the pair
-        // passes of sorts and multisplits).
-        let base_name = format!(
-            "{}{}{}",
-            kernel.shader,
-            if partitioned(ctx, p, ranking) { "_part" } else { "" },
-            match (p.timeline, p.phase_clocks) {
-                (true, true) => "_clock_timeline",
-                (true, false) => "_timeline",
-                (false, true) => "_clock",
-                _ => "",
-            }
-        );
-        let align = p.align_runs && sequential && kernel.source == 0 && gpu::shaders::name(&format!("{base_name}_align")).is_some();
-        let align_words = if align { ALIGN_SHARED_WORDS } else { 0 };
         // Shared memory: the larger of the counter rows and the staged word planes of the
         // tile (one, or all of them with `stage_all` or `reload`, unless staged in sequence).
         let planes = if (p.stage_all || p.reload) && !one_plane && !sequential { words } else { 1 };
@@ -776,7 +738,6 @@ impl BinningPass {
         // The tile asked for, fitted to the device: (workgroup, items, shared match, stage words).
         let fit_tile = |(workgroup_size, items): (u32, u32)| -> Result<(u32, u32, bool, u32)> {
             let workgroup_size = fit_workgroup(workgroup_size, min_sg, sg.max_size, info.max_workgroup_invocations, sg.max_workgroup_subgroups);
-            let gap_words = if align { ALIGN_GAP_MIN.div_ceil(workgroup_size) * workgroup_size } else { 0 };
             if !workgroup_size.is_multiple_of(sg.max_size.max(min_sg)) || workgroup_size / min_sg > MAX_SUBGROUPS {
                 return invalid(format!("{what}: no workgroup size fits subgroup sizes {}..{}", sg.min_size, sg.max_size));
             }
@@ -788,13 +749,11 @@ impl BinningPass {
                 && input.subgroup_size.unwrap_or(sg.max_size) <= 32
                 && 2 * counter_words + FIXED_SHARED_WORDS <= shared_words;
             let rows = counter_words * if shared_match { 2 } else { 1 };
-            let fixed = FIXED_SHARED_WORDS + align_words;
-            let fit = shared_words.saturating_sub(fixed + blk(gap_words) + gap_words) * 32 / (32 * planes + blk(32) - blk(0)) / workgroup_size;
-            // A position in the tile (its gaps included) takes 16 bits of the kernel's
-            // per-element word.
-            let items = items.min(fit).min((MAX_TILE - gap_words) / workgroup_size);
-            let stage_words = rows.max(workgroup_size * items * planes + gap_words);
-            if items == 0 || stage_words + blk(stage_words) + fixed > shared_words {
+            let fit = shared_words.saturating_sub(FIXED_SHARED_WORDS + blk(0)) * 32 / (32 * planes + blk(32) - blk(0)) / workgroup_size;
+            // A position in the tile takes 16 bits of the kernel's per-element word.
+            let items = items.min(fit).min(MAX_TILE / workgroup_size);
+            let stage_words = rows.max(workgroup_size * items * planes);
+            if items == 0 || stage_words + blk(stage_words) + FIXED_SHARED_WORDS > shared_words {
                 return invalid(format!("{what}: a workgroup of {workgroup_size} does not fit in {} bytes of shared memory", shared_words * 4));
             }
             Ok((workgroup_size, items, shared_match, stage_words))
@@ -836,7 +795,10 @@ impl BinningPass {
                 ctx.max_storage_buffer_range()
             ));
         }
-        let partitioned = partitioned(ctx, p, ranking);
+        let partitioned = ranking == Ranking::Stable
+            && p.peer_match == PeerMatch::Partitioned
+            && ctx.capabilities().subgroup_partitioned
+            && sg.supported_operations.iter().any(|o| o == "partitioned_nv");
         if p.phase_clocks && !ctx.capabilities().shader_clock {
             return Err(Error::Unsupported { device: ctx.info().name.clone(), what: format!("VK_KHR_shader_clock (phase clocks of {what})") });
         }
@@ -846,7 +808,19 @@ impl BinningPass {
                 what: format!("shaderDeviceClock and VK_NV_shader_sm_builtins (tile timelines of {what})"),
             });
         }
-        let name = format!("{base_name}{}{}{}", if align { "_align" } else { "" }, if fold { "_fold" } else { "" }, if totals { "_tot" } else { "" });
+        let name = format!(
+            "{}{}{}{}{}",
+            kernel.shader,
+            if partitioned { "_part" } else { "" },
+            match (p.timeline, p.phase_clocks) {
+                (true, true) => "_clock_timeline",
+                (true, false) => "_timeline",
+                (false, true) => "_clock",
+                _ => "",
+            },
+            if fold { "_fold" } else { "" },
+            if totals { "_tot" } else { "" }
+        );
         let shader = gpu::shaders::name(&name).ok_or_else(|| Error::Invalid(format!("{what}: no shader variant {name}")))?;
         // NVIDIA's vendor id: its GPUs start workgroups in index order.
         let tickets = p.tickets.unwrap_or(info.vendor_id != 0x10de);
@@ -902,7 +876,6 @@ impl BinningPass {
             reload: p.reload,
             sequential,
             value_chunk,
-            align,
             fold,
             totals,
             key,
@@ -955,20 +928,9 @@ impl BinningPass {
             true => ", planes in sequence".into(),
             false => planes.into(),
         };
-        let planes = if self.align { planes + ", runs aligned" } else { planes };
         let steps = if self.class_steps { " in class steps" } else { "" };
         format!("tile {} ({}x{}, {}{steps}{reload}{planes}{window}{fold}{tiles}{clocks}{skip})", self.tile_keys(), self.workgroup_size, self.items, self.ranking)
     }
-}
-
-/// Whether stable ranking takes subgroupPartitionNV (the `_part` variants): asked for, and the
-/// device has it.
-fn partitioned(ctx: &Context, p: &BinningPolicy, ranking: Ranking) -> bool {
-    let sg = &ctx.info().subgroup;
-    ranking == Ranking::Stable
-        && p.peer_match == PeerMatch::Partitioned
-        && ctx.capabilities().subgroup_partitioned
-        && sg.supported_operations.iter().any(|o| o == "partitioned_nv")
 }
 
 /// The workgroup a binning pass runs: the one asked for, lowered (like the items, and
@@ -1032,7 +994,7 @@ mod tests {
 
     #[test]
     fn policy_labels_parse_back() {
-        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "128x8xearly", "512x10xnoseq", "autoxautoxcr0", "64x8xballotsxlate", "64x15xkeepxlatexlb4", "448x16xvc16", "autoxautoxcr0xvc1", "autoxautoxhg256xhw512", "autoxautoxfold64xtot0", "autoxautoxtot255xclocks", "autoxautoxticket", "64x8xtot4xticketxclocks", "64x16xnoticket", "autoxautoxpacked", "autoxautoxalign", "512x16xpackedxalign"] {
+        for s in ["auto", "384x15", "autox15", "256xauto", "256x8xpart", "autox9xballotsxplanesxclocks", "384x15xlb32xhg512", "autoxautoxhg1024xhscalar", "64x4xskip32", "256x15xkeep", "512x15xpartxplanesxkeepxclocksxskip27", "256x20xlate", "128x8xearly", "512x10xnoseq", "autoxautoxcr0", "64x8xballotsxlate", "64x15xkeepxlatexlb4", "448x16xvc16", "autoxautoxcr0xvc1", "autoxautoxhg256xhw512", "autoxautoxfold64xtot0", "autoxautoxtot255xclocks", "autoxautoxticket", "64x8xtot4xticketxclocks", "64x16xnoticket", "autoxautoxpacked"] {
             let p = BinningPolicy::parse(s).unwrap();
             assert_eq!(p.label(), s);
             assert_eq!(BinningPolicy::parse(&p.label()).unwrap(), p);
