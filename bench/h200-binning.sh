@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55, keep56, keep57, il60, packed60, unpack61, hold62, diag63, warm63, align68: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55, keep56, keep57, il60, packed60, unpack61, hold62, diag63, warm63, align68, align69: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 # The driver's SASS of the largest pipeline a command compiles (from a fresh disk cache, read
@@ -1835,6 +1835,28 @@ if want align68; then
   for r in $(seq ${R68:-2}); do
     timeout 200 $B bench sort --n ${N68:-2^26,2^28} --key u32 --values 4 --binning-policy $A68 --trials 10 --profile --json "$OUT/align68-sort-$r.json" >> "$OUT/align68.md" 2>&1
     timeout 150 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy $M68 --trials 10 --profile --json "$OUT/align68-ms-$r.json" >> "$OUT/align68.md" 2>&1
+  done
+fi
+# Session 69: aligned runs with the scatter's experiment bits 12-15 (12-13 chain the key
+# round's reads, 14 the value round's too, 15 the value round's gaps from the key round's bits):
+# bench/results/h100/binning/session69/align69.patch (against f9c5fab; build this step's
+# binary with it). The registers of each policy in P69
+# (space-separated), the SASS with life ranges of xalign and the default (target/exp/sass.py),
+# then 2^28 pairs under the default and the policies of at most 64 registers (at most T69).
+if want align69; then
+  P69=${P69:-"auto autoxautoxalign"}
+  stats_of $B '^sort_onesweep_k32_v1(_align)? \(sort u32 values 4B middle' align69-regs.md "$(echo $P69 | tr ' ' ,)"
+  paste -d' ' <(echo $P69 | tr ' ' '\n') <(sed -E 's/.*Register Count: ([0-9]+).*/\1/' "$OUT/align69-regs.md") > "$OUT/align69-regs.txt"
+  if [ -n "${SASS69:-}" ] && [ -f target/exp/sass.py ]; then
+    for x in $SASS69; do
+      sass_of "pairs-$x" align69-sass.md $B bench sort --n 2^20 --key u32 --values 4 --binning-policy $x --trials 1
+    done
+  fi
+  T=auto
+  for x in $(awk '$2 <= 64 && $1 != "auto" {print $1}' "$OUT/align69-regs.txt" | head -n ${T69:-4}); do T=$T,$x; done
+  echo "timed: $T" >> "$OUT/align69.md"
+  for r in $(seq ${R69:-2}); do
+    timeout 240 $B bench sort --n ${N69:-2^28} --key u32 --values 4 --binning-policy $T --trials 10 --profile --json "$OUT/align69-sort-$r.json" >> "$OUT/align69.md" 2>&1
   done
 fi
 step loads 150 $B loads --verify --json "$OUT/loads.json" --csv "$OUT/loads.csv"
