@@ -1837,8 +1837,9 @@ if want align68; then
     timeout 150 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 4 --ranking stable --binning-policy $M68 --trials 10 --profile --json "$OUT/align68-ms-$r.json" >> "$OUT/align68.md" 2>&1
   done
 fi
-# Session 69: aligned runs with the scatter's experiment bits 12-15 (12-13 chain the key
-# round's reads, 14 the value round's too, 15 the value round's gaps from the key round's bits):
+# Session 69: aligned runs with experiment bits 12-16 (12-13 chain the key round's reads, 14
+# the value round's too, 15 the value round's gaps from the key round's bits, 16 every run half
+# a sector off its alignment, the gaps as many):
 # bench/results/h100/binning/session69/align69.patch (against f9c5fab; build this step's
 # binary with it). The registers of each policy in P69
 # (space-separated), the SASS with life ranges of xalign and the default (target/exp/sass.py),
