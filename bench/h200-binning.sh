@@ -1841,9 +1841,9 @@ fi
 # the value round's too, 15 the value round's gaps from the key round's bits, 16 every run half
 # a sector off its alignment, the gaps as many):
 # bench/results/h100/binning/session69/align69.patch (against f9c5fab; build this step's
-# binary with it). The registers of each policy in P69
-# (space-separated), the SASS with life ranges of xalign and the default (target/exp/sass.py),
-# then 2^28 pairs under the default and the policies of at most 64 registers (at most T69).
+# binary with it). The registers of each policy in P69 (space-separated), the SASS of each
+# policy in SASS69 (target/exp/sass.py), then 2^28 pairs under the default and the first T69
+# policies of at most 64 registers.
 if want align69; then
   P69=${P69:-"auto autoxautoxalign"}
   stats_of $B '^sort_onesweep_k32_v1(_align)? \(sort u32 values 4B middle' align69-regs.md "$(echo $P69 | tr ' ' ,)"
