@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55, keep56, keep57, il60, packed60, unpack61, hold62, diag63, warm63, align68, align69: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55, keep56, keep57, il60, packed60, unpack61, hold62, diag63, warm63, align68, align69, robust70: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 # The driver's SASS of the largest pipeline a command compiles (from a fresh disk cache, read
@@ -1870,6 +1870,23 @@ if want chase53; then
     echo "== $f" >> "$OUT/chase53.md"; timeout 60 $B loads --filter "$f" >> "$OUT/chase53.md" 2>&1
   done
   echo "== 1GiB, 32768 hops" >> "$OUT/chase53.md"; timeout 60 $B loads --filter '^chase 1GiB$' --chase-hops 32768 >> "$OUT/chase53.md" 2>&1
+fi
+# Session 70: storage-buffer bounds checks off (VK_EXT_pipeline_robustness, asked for by
+# VKPRIMS_NO_BOUNDS_CHECKS=1; needs bench/results/h100/binning/session70/robust70.patch)
+# against the driver's default, which checks every access: the passes' registers, then u32
+# keys and pairs at N70 (2^28) and the stable 256-way multisplit of pairs at 2^28, R70
+# alternations. (Session 20 tried it on the kernels of then: more registers, slower.)
+if want robust70; then
+  stats_of $B "$RE_PASSES" robust70-regs-checks.md
+  export VKPRIMS_NO_BOUNDS_CHECKS=1; stats_of $B "$RE_PASSES" robust70-regs-nochecks.md; unset VKPRIMS_NO_BOUNDS_CHECKS
+  for r in $(seq ${R70:-2}); do
+    for c in checks nochecks; do
+      e=0; [ $c = nochecks ] && e=1
+      echo "== $c $r" >> "$OUT/robust70.md"
+      VKPRIMS_NO_BOUNDS_CHECKS=$e timeout 150 $B bench sort --n ${N70:-2^28} --key u32 --values 0,4 --trials 10 --profile --json "$OUT/robust70-sort-$c-$r.json" >> "$OUT/robust70.md" 2>&1
+      VKPRIMS_NO_BOUNDS_CHECKS=$e timeout 100 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 4 --ranking stable --trials 10 --json "$OUT/robust70-ms-$c-$r.json" >> "$OUT/robust70.md" 2>&1
+    done
+  done
 fi
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
 # The device tool returns few files: keep only the archive where asked.
