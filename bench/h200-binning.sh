@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55, keep56, keep57, il60, packed60, unpack61, hold62, diag63, warm63, align68, align69, robust70: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55, keep56, keep57, il60, packed60, unpack61, hold62, diag63, warm63, align68, align69, robust70, reads70: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 # The driver's SASS of the largest pipeline a command compiles (from a fresh disk cache, read
@@ -1886,6 +1886,20 @@ if want robust70; then
       VKPRIMS_NO_BOUNDS_CHECKS=$e timeout 150 $B bench sort --n ${N70:-2^28} --key u32 --values 0,4 --trials 10 --profile --json "$OUT/robust70-sort-$c-$r.json" >> "$OUT/robust70.md" 2>&1
       VKPRIMS_NO_BOUNDS_CHECKS=$e timeout 100 $B bench multisplit --n 2^28 --key u32 --buckets 256 --values 4 --ranking stable --trials 10 --json "$OUT/robust70-ms-$c-$r.json" >> "$OUT/robust70.md" 2>&1
     done
+  done
+fi
+# Session 70 (queued, not yet run): what a pair pass's value reads cost, beside what CUB's
+# cost (session70/2-decomp70: CUB's pair sort 1.24 ms faster at 2^28 on an H100 without
+# them). Needs bench/results/h100/binning/session70/reads70.patch: skip bit 4096 stages each
+# element's input position in place of its value read. Registers, then u32 pairs at 2^28
+# whole, without value stores (512), without value reads (4096), without both (4608) and
+# without the value round (1024), R70R rounds; the rows with skips fail validation on their
+# values alone.
+if want reads70; then
+  P70R=auto,autoxautoxskip512,autoxautoxskip4096,autoxautoxskip4608,autoxautoxskip1024
+  stats_of $B '^sort_onesweep_k32_v1' reads70-regs.md $P70R
+  for r in $(seq ${R70R:-1}); do
+    timeout 200 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy $P70R --trials 10 --profile --json "$OUT/reads70-$r.json" >> "$OUT/reads70.md" 2>&1
   done
 fi
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
