@@ -319,4 +319,10 @@ fn bad_requests() {
     assert!(plan.run(&ctx, Some(&[0; 10])).unwrap_err().to_string().contains("takes no input"));
     let d = PermDesc { value_bytes: 8, ..PermDesc::indices(10, 0) };
     assert!(PermPlan::new(&ctx, d).err().unwrap().to_string().contains("indices are u32"));
+    // Past the look-back counts' reach, in the permutation's own words (not its sort's), for
+    // indices and arrays alike.
+    for d in [PermDesc::indices(1 << 30, 0), PermDesc::new(1 << 30, 8, 0), PermDesc::indices(1 << 33, 0)] {
+        let e = PermPlan::new(&ctx, d).err().unwrap().to_string();
+        assert!(e.starts_with("perm ") && e.contains("30-bit look-back counts"), "{e}");
+    }
 }

@@ -27,7 +27,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::binning::{BinningPolicy, Ranking, ROLE_CLASS_ROUNDS, ROLE_ONE_PLANE};
+use super::binning::{BinningPolicy, Ranking, MAX_N, ROLE_CLASS_ROUNDS, ROLE_ONE_PLANE};
 use super::sort::{DigitLayout, KeyType, PassRoles, SortDesc, SortPlan, SortScratch};
 use crate::error::{invalid, Result};
 use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
@@ -177,9 +177,14 @@ impl PermPlan {
         if ![4, 8].contains(&desc.value_bytes) {
             return invalid(format!("{what}: elements must be 4 or 8 bytes, not {}", desc.value_bytes));
         }
-        if desc.indices && (desc.value_bytes != 4 || desc.n > u32::MAX as u64 + 1) {
-            return invalid(format!("{what}: indices are u32 (4-byte elements, n <= 2^32)"));
+        if desc.indices && desc.value_bytes != 4 {
+            return invalid(format!("{what}: indices are u32 (4-byte elements)"));
         }
+        // In the permutation's own words, before its sort's planner says it of the sort.
+        if desc.n > MAX_N {
+            return invalid(format!("{what}: n = {} exceeds {MAX_N}, the most the binning pass's 30-bit look-back counts allow", desc.n));
+        }
+        super::check_len(ctx, &what, desc.n, desc.value_bytes as u64)?;
         if desc.target() < 2 {
             return invalid(format!("{what}: the group target must be at least 2"));
         }
@@ -268,7 +273,6 @@ impl PermPlan {
             sd.ranking = if desc.reproducible { Ranking::Stable } else { Ranking::Atomic };
             Some(SortPlan::new(ctx, sd)?)
         } else {
-            super::check_len(ctx, &what, desc.n, desc.value_bytes as u64)?;
             None
         };
         let sort_passes = sort.as_ref().map_or(1, |s| s.desc().passes());
