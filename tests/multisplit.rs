@@ -265,6 +265,12 @@ fn bad_requests() {
     assert!(plan_err(MultisplitDesc::new(KeyType::U32, 10, BucketSource::Ids { buckets: 65_537 })).contains("65537 buckets"));
     assert!(plan_err(MultisplitDesc::new(KeyType::U32, 10, BucketSource::Bits { lo: 30, hi: 34 })).contains("bit field 30:34"));
     assert!(plan_err(MultisplitDesc::new(KeyType::U32, 10, BucketSource::Splitters { count: 65_536 })).contains("65537 buckets"));
+    // Past the look-back counts' reach, in the split's own words (a composed split's sort
+    // would name itself), for one pass and composed splits alike.
+    for source in [BucketSource::Bits { lo: 0, hi: 8 }, BucketSource::Bits { lo: 0, hi: 16 }, BucketSource::Ids { buckets: 1000 }] {
+        let e = plan_err(MultisplitDesc::new(KeyType::U32, 1 << 30, source));
+        assert!(e.starts_with("multisplit ") && e.contains("30-bit look-back counts"), "{e}");
+    }
     let d = MultisplitDesc::new(KeyType::U32, 4, BucketSource::Ids { buckets: 4 });
     let e = multisplit::check_aux(&d, Some(&[0, 1, 4, 2])).unwrap_err().to_string();
     assert!(e.contains("bucket id 4 at element 2 is not below 4"), "{e}");

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::binning::{self, BinningInput, BinningKernel, BinningPass, Ranking};
+use super::binning::{self, BinningInput, BinningKernel, BinningPass, Ranking, MAX_N};
 use super::sort::{order_key, KeyType, SortDesc, SortPlan, SortPolicy, SortScratch};
 use crate::error::{invalid, Result};
 use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
@@ -178,6 +178,10 @@ impl MultisplitPlan {
         }
         if !(2..=MAX_BUCKETS).contains(&b) {
             return invalid(format!("{what}: {b} buckets; a split takes 2 to {MAX_BUCKETS} buckets"));
+        }
+        // In the split's own words, before a composed split's sort planner says it of the sort.
+        if desc.n > MAX_N {
+            return invalid(format!("{what}: n = {} exceeds {MAX_N}, the most the binning pass's 30-bit look-back counts allow", desc.n));
         }
         // A multisplit is one binning pass: the sort's checks and geometry.
         let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
