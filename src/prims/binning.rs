@@ -13,6 +13,15 @@ use crate::gpu::{self, Context, Pipeline, PipelineKey};
 
 /// The largest n the 30-bit look-back counts allow.
 pub const MAX_N: u64 = (1 << 30) - 1;
+/// Refuse n past the look-back's 30-bit counts (MAX_N), in the caller's words: the sort, a
+/// multisplit or a permutation, whichever plans the pass.
+pub(crate) fn check_max_n(what: &str, n: u64) -> Result<()> {
+    if n > MAX_N {
+        return invalid(format!("{what}: n = {n} exceeds {MAX_N}, the most the binning pass's 30-bit look-back counts allow"));
+    }
+    Ok(())
+}
+
 // The upfront histogram buffer's layout (glsl/sort/hist_layout.glsl, whose constants these
 // mirror), in words.
 const HIST_PASSES: u32 = 8;
@@ -703,9 +712,7 @@ impl BinningPass {
         if ![0, 4, 8].contains(&input.value_bytes) {
             return invalid(format!("{what}: values must be 4 or 8 bytes, not {}", input.value_bytes));
         }
-        if input.n > MAX_N {
-            return invalid(format!("{what}: n = {} exceeds {MAX_N}, the most the 30-bit look-back counts allow", input.n));
-        }
+        check_max_n(what, input.n)?;
         super::check_len(ctx, what, input.n, input.key.bytes().max(input.value_bytes as u64))?;
         if input.key.wide() && !ctx.capabilities().shader_int64 {
             return Err(Error::Unsupported { device: ctx.info().name.clone(), what: format!("shaderInt64 (needed by {what})") });

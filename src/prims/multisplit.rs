@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::binning::{self, BinningInput, BinningKernel, BinningPass, Ranking, MAX_N};
+use super::binning::{self, BinningInput, BinningKernel, BinningPass, Ranking};
 use super::sort::{order_key, KeyType, SortDesc, SortPlan, SortPolicy, SortScratch};
 use crate::error::{invalid, Result};
 use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
@@ -180,9 +180,7 @@ impl MultisplitPlan {
             return invalid(format!("{what}: {b} buckets; a split takes 2 to {MAX_BUCKETS} buckets"));
         }
         // In the split's own words, before a composed split's sort planner says it of the sort.
-        if desc.n > MAX_N {
-            return invalid(format!("{what}: n = {} exceeds {MAX_N}, the most the binning pass's 30-bit look-back counts allow", desc.n));
-        }
+        binning::check_max_n(&what, desc.n)?;
         // A multisplit is one binning pass: the sort's checks and geometry.
         let input = BinningInput { key: desc.key, value_bytes: desc.value_bytes, n: desc.n, subgroup_size: desc.subgroup_size };
         let kw = if desc.key.wide() { "k64" } else { "k32" };

@@ -27,7 +27,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::binning::{BinningPolicy, Ranking, MAX_N, ROLE_CLASS_ROUNDS, ROLE_ONE_PLANE};
+use super::binning::{self, BinningPolicy, Ranking, ROLE_CLASS_ROUNDS, ROLE_ONE_PLANE};
 use super::sort::{DigitLayout, KeyType, PassRoles, SortDesc, SortPlan, SortScratch};
 use crate::error::{invalid, Result};
 use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
@@ -181,9 +181,7 @@ impl PermPlan {
             return invalid(format!("{what}: indices are u32 (4-byte elements)"));
         }
         // In the permutation's own words, before its sort's planner says it of the sort.
-        if desc.n > MAX_N {
-            return invalid(format!("{what}: n = {} exceeds {MAX_N}, the most the binning pass's 30-bit look-back counts allow", desc.n));
-        }
+        binning::check_max_n(&what, desc.n)?;
         super::check_len(ctx, &what, desc.n, desc.value_bytes as u64)?;
         if desc.target() < 2 {
             return invalid(format!("{what}: the group target must be at least 2"));
