@@ -1888,9 +1888,9 @@ if want robust70; then
     done
   done
 fi
-# Session 70 (run in session 71: h200/binning/session71/1-reads70): what a pair pass's value reads cost, beside what CUB's
-# cost (session70/2-decomp70: CUB's pair sort 1.24 ms faster at 2^28 on an H100 without
-# them). Needs bench/results/h100/binning/session70/reads70.patch: skip bit 4096 stages each
+# Session 70 (run in session 71: h200/binning/session71/1-reads70): what a pair pass's value
+# reads cost, beside what CUB's cost (session70/2-decomp70: CUB's pair sort 1.24 ms faster at
+# 2^28 on an H100 without them). Needs bench/results/h100/binning/session70/reads70.patch: skip bit 4096 stages each
 # element's input position in place of its value read. Registers, then u32 pairs at 2^28
 # whole, without value stores (512), without value reads (4096), without both (4608) and
 # without the value round (1024), R70R rounds; the rows with skips fail validation on their
