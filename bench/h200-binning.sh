@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?outdir}; mkdir -p "$OUT"
 B=./target/release/vkprims
-STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55, keep56, keep57, il60, packed60, unpack61, hold62, diag63, warm63, align68, align69, robust70, reads70: fewer rows
+STEPS=${STEPS:-"anchors selftest sort multisplit perm policies loads"}  # chase: the chase cases only; *-lean, sort-u64, tiles6, sort-small6, hist7, tiles7, u64-tiles7, u64-2e27, windows7, hg7, pairs8, pairs8-stats, perm8, perm8-VARIANT and model-VARIANT (target/exp/vkprims-VARIANT), perm8-stats, early9-28, early9-ms, clocks9, multisplit-4096, multisplit-pairs, windows, spans52, spans52b, spans52v2, spans52v3, shape53, chase53, tiles54, keep55, keep56, keep57, il60, packed60, unpack61, hold62, diag63, warm63, align68, align69, robust70, reads70, order72: fewer rows
 want() { [[ " $STEPS " == *" $1 "* ]]; }
 step() { local name=$1 t=$2; shift 2; want "$name" || return 0; echo "== $name" >&2; timeout "$t" "$@" > "$OUT/$name.md" 2> "$OUT/$name.log"; echo "rc=$? $name" >&2; }
 # The driver's SASS of the largest pipeline a command compiles (from a fresh disk cache, read
@@ -1900,6 +1900,23 @@ if want reads70; then
   stats_of $B '^sort_onesweep_k32_v1' reads70-regs.md $P70R
   for r in $(seq ${R70R:-1}); do
     timeout 200 $B bench sort --n 2^28 --key u32 --values 4 --binning-policy $P70R --trials 10 --profile --json "$OUT/reads70-$r.json" >> "$OUT/reads70.md" 2>&1
+  done
+fi
+# Session 72 (h100/binning/session72/2-order72): a 2^28 pair row took 3.5% longer after a
+# keys row in the same process than alone. Main's build against target/exp/vkprims-skew
+# (bench/build-variants.sh skew=bench/results/h100/binning/session72/skew72.patch: buffers of
+# 16 MiB or more in dedicated allocations, or, with VKPRIMS_EXP_SKEW=S, bound at skewed
+# offsets), each with keys then pairs and with pairs alone, R72 rounds, into order72.md.
+if want order72; then
+  o72() {
+    local lb=$1 bin=$2 vals=$3; shift 3
+    echo "== $lb values $vals round $r" >> "$OUT/order72.md"
+    env "$@" timeout 100 $bin bench sort --n ${N72:-2^28} --key u32 --values $vals --trials 10 --json "$OUT/order72-$lb-${vals/,/-}-$r.json" >> "$OUT/order72.md" 2>&1
+  }
+  for r in $(seq ${R72:-1}); do
+    for v in 0,4 4; do
+      o72 main $B $v; o72 dedicated target/exp/vkprims-skew $v; o72 skew target/exp/vkprims-skew $v VKPRIMS_EXP_SKEW=69888
+    done
   done
 fi
 tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"
