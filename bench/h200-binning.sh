@@ -1906,7 +1906,8 @@ fi
 # keys row in the same process than alone. Main's build against target/exp/vkprims-skew
 # (bench/build-variants.sh skew=bench/results/h100/binning/session72/skew72.patch: buffers of
 # 16 MiB or more in dedicated allocations, or, with VKPRIMS_EXP_SKEW=S, bound at skewed
-# offsets), each with keys then pairs and with pairs alone, R72 rounds, into order72.md.
+# offsets, each S of S72), each with keys then pairs and with pairs alone, R72 rounds, into
+# order72.md.
 if want order72; then
   o72() {
     local lb=$1 bin=$2 vals=$3; shift 3
@@ -1915,7 +1916,8 @@ if want order72; then
   }
   for r in $(seq ${R72:-1}); do
     for v in 0,4 4; do
-      o72 main $B $v; o72 dedicated target/exp/vkprims-skew $v; o72 skew target/exp/vkprims-skew $v VKPRIMS_EXP_SKEW=69888
+      o72 main $B $v; o72 dedicated target/exp/vkprims-skew $v
+      for S in ${S72:-69888}; do o72 skew$S target/exp/vkprims-skew $v VKPRIMS_EXP_SKEW=$S; done
     done
   done
 fi
