@@ -26,11 +26,15 @@ fn variants() -> Vec<Variant> {
     for (dt_i, dt) in ["u32", "i32", "f32"].iter().enumerate() {
         for (op_i, op) in ["add", "min", "max"].iter().enumerate() {
             for kernel in ["scan", "reduce"] {
-                v.push(Variant {
-                    name: format!("{kernel}_{dt}_{op}"),
-                    file: if kernel == "scan" { "scan/scan.comp" } else { "scan/reduce.comp" },
-                    defines: vec![("DTYPE", dt_i.to_string()), ("OP", op_i.to_string())],
-                });
+                // f32 add also as `_sz`: IEEE signed zeros, infinities and NaNs declared
+                // (common/scan_op.glsl), for devices that support it.
+                for sz in if (*dt, *op) == ("f32", "add") { &[0, 1][..] } else { &[0][..] } {
+                    v.push(Variant {
+                        name: format!("{kernel}_{dt}_{op}{}", if *sz == 1 { "_sz" } else { "" }),
+                        file: if kernel == "scan" { "scan/scan.comp" } else { "scan/reduce.comp" },
+                        defines: vec![("DTYPE", dt_i.to_string()), ("OP", op_i.to_string()), ("SIGNED_ZERO", sz.to_string())],
+                    });
+                }
             }
         }
     }

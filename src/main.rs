@@ -626,6 +626,7 @@ fn run_scan(a: ScanArgs) -> vkprims::Result<()> {
             input.dtype.descr()
         )));
     };
+    let outputs = npy::Outputs::claim(&[("--out", Some(&a.output))])?;
     let ctx = a.dev.open()?;
     let mut desc = ScanDesc::new(dtype, ScanOp::parse(&a.op)?, ScanKind::parse(&a.kind)?, input.n);
     desc.pin_subgroup_size(&ctx, a.dev.subgroup_size);
@@ -633,7 +634,8 @@ fn run_scan(a: ScanArgs) -> vkprims::Result<()> {
     let words = input.read_words()?;
     let out = plan.run(&ctx, &words)?;
     check_validation(&ctx)?;
-    npy::write_words(&a.output, npy::NpyType::from_scan_dtype(dtype), &out)
+    outputs.write("--out", npy::NpyType::from_scan_dtype(dtype), &out)?;
+    outputs.commit()
 }
 
 /// `--values` and `--values-out` (sort, multisplit): the values' header, checked against the
@@ -677,6 +679,7 @@ fn run_sort(a: SortArgs) -> vkprims::Result<()> {
     if let Some(b) = &a.bits {
         desc.bits = parse_bit_range(b, "bit range", "0:16")?;
     }
+    let outputs = npy::Outputs::claim(&[("--out", Some(&a.output)), ("--values-out", a.values_out.as_deref())])?;
     let ctx = a.dev.open()?;
     desc.subgroup_size = a.dev.subgroup_size;
     let plan = SortPlan::new(&ctx, desc)?;
@@ -685,11 +688,20 @@ fn run_sort(a: SortArgs) -> vkprims::Result<()> {
     let vals = read_values(vals)?;
     let (k, v) = plan.run(&ctx, &key_words, vals.as_ref().map(|(_, w)| &w[..]))?;
     check_validation(&ctx)?;
-    npy::write_words(&a.output, key_type, &k)?;
-    if let (Some(path), Some((t, _)), Some(v)) = (a.values_out, vals, v) {
-        npy::write_words(&path, t, &v)?;
+    outputs.write("--out", key_type, &k)?;
+    if let (Some((t, _)), Some(v)) = (vals, v) {
+        outputs.write("--values-out", t, &v)?;
     }
-    Ok(())
+    outputs.commit()
+}
+
+/// `--buckets` beside `--bits` or `--splitters`, which imply the count: refused unless it is
+/// that count (a contradiction is a mistake, not a choice between the two).
+fn check_buckets_given(given: Option<u32>, implied: Option<u64>, source: &str) -> vkprims::Result<()> {
+    match (given, implied) {
+        (Some(g), Some(i)) if g as u64 != i => Err(Error::Invalid(format!("--buckets {g} contradicts {source}, which make {i} buckets"))),
+        _ => Ok(()),
+    }
 }
 
 fn run_multisplit(a: MultisplitArgs) -> vkprims::Result<()> {
@@ -706,15 +718,18 @@ fn run_multisplit(a: MultisplitArgs) -> vkprims::Result<()> {
             }
             (BucketSource::Ids { buckets: b }, Some(ids))
         }
-        (None, _, Some(b), None) => {
+        (None, given, Some(b), None) => {
             let (lo, hi) = parse_bit_range(b, "bit field", "0:8")?;
+            let implied = if lo < hi && hi - lo < 64 { Some(1u64 << (hi - lo)) } else { None };
+            check_buckets_given(given, implied, &format!("--bits {b}"))?;
             (BucketSource::Bits { lo, hi }, None)
         }
-        (None, _, None, Some(p)) => {
+        (None, given, None, Some(p)) => {
             let s = npy::NpyInput::open(p)?;
             if s.dtype != keys.dtype {
                 return Err(Error::Invalid(format!("{}: splitters must have the keys' dtype '{}'", p.display(), keys.dtype.descr())));
             }
+            check_buckets_given(given, Some(s.n + 1), &format!("{} splitters", s.n))?;
             (BucketSource::Splitters { count: s.n as u32 }, Some(s))
         }
         _ => return Err(Error::Invalid("give one bucket source: --bucket-ids with --buckets, --bits or --splitters".into())),
@@ -724,7 +739,13 @@ fn run_multisplit(a: MultisplitArgs) -> vkprims::Result<()> {
     desc.value_bytes = vals.as_ref().map_or(0, |v| v.dtype.bytes() as u32);
     desc.subgroup_size = a.dev.subgroup_size;
     desc.ranking = Ranking::parse(&a.ranking)?;
-    // Headers, then the device's limits, then the data and its checks: all before GPU work.
+    // Headers and output paths, then the device's limits, then the data and its checks: all
+    // before GPU work.
+    let outputs = npy::Outputs::claim(&[
+        ("--out", Some(&a.output)),
+        ("--values-out", a.values_out.as_deref()),
+        ("--offsets-out", a.offsets_out.as_deref()),
+    ])?;
     let ctx = a.dev.open()?;
     let plan = MultisplitPlan::new(&ctx, desc.clone())?;
     let key_dtype = keys.dtype;
@@ -734,14 +755,14 @@ fn run_multisplit(a: MultisplitArgs) -> vkprims::Result<()> {
     let vals = read_values(vals)?;
     let (k, v, o) = plan.run(&ctx, &key_words, vals.as_ref().map(|(_, w)| &w[..]), aux_words.as_deref())?;
     check_validation(&ctx)?;
-    npy::write_words(&a.output, key_dtype, &k)?;
-    if let (Some(path), Some((t, _)), Some(v)) = (a.values_out, vals, v) {
-        npy::write_words(&path, t, &v)?;
+    outputs.write("--out", key_dtype, &k)?;
+    if let (Some((t, _)), Some(v)) = (vals, v) {
+        outputs.write("--values-out", t, &v)?;
     }
-    if let Some(path) = a.offsets_out {
-        npy::write_words(&path, npy::NpyType::U32, &o)?;
+    if a.offsets_out.is_some() {
+        outputs.write("--offsets-out", npy::NpyType::U32, &o)?;
     }
-    Ok(())
+    outputs.commit()
 }
 
 fn run_perm(a: PermArgs) -> vkprims::Result<()> {
@@ -761,13 +782,14 @@ fn run_perm(a: PermArgs) -> vkprims::Result<()> {
     let mut desc = if words.is_some() { PermDesc::new(n, npy_type.bytes() as u32, seed) } else { PermDesc::indices(n, seed) };
     desc.subgroup_size = dev.subgroup_size;
     desc.reproducible = reproducible;
+    let outputs = npy::Outputs::claim(&[("--out", Some(&output))])?;
     let ctx = dev.open()?;
     let plan = PermPlan::new(&ctx, desc)?;
     let words = words.map(|x| x.read_words()).transpose()?;
     let out = plan.run(&ctx, words.as_deref())?;
     check_validation(&ctx)?;
-    npy::write_words(&output, npy_type, &out)?;
-    Ok(())
+    outputs.write("--out", npy_type, &out)?;
+    outputs.commit()
 }
 
 fn run_selftest(a: SelftestArgs) -> vkprims::Result<ExitCode> {

@@ -1,7 +1,8 @@
 //! .npy input and output for the CLI: 1-D little-endian arrays of 4- and 8-byte integers and
 //! floats, read as raw 32-bit words (two per 8-byte element). The header is checked before
-//! any data is read; writes go to a temporary file renamed into place, so a failure leaves no
-//! output behind.
+//! any data is read. Every output is claimed before any GPU work ([`Outputs`]): distinct
+//! paths, each one's temporary file created; the files are renamed into place only once all
+//! are written, so a failure leaves no output behind.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -93,7 +94,7 @@ impl NpyInput {
         let f = std::fs::File::open(path).map_err(|e| Error::Invalid(format!("{}: {e}", path.display())))?;
         let mut reader = std::io::BufReader::new(f);
         let file = npyz::NpyHeader::from_reader(&mut reader)
-            .map_err(|e| Error::Invalid(format!("{}: not a valid .npy file ({e})", path.display())))?;
+            .map_err(|e| Error::Invalid(format!("{}: not a valid .npy file ({})", path.display(), first_line(&e.to_string()))))?;
         let descr = match file.dtype() {
             npyz::DType::Plain(t) => t.to_string(),
             other => other.descr(),
@@ -138,8 +139,14 @@ pub fn read_words(path: &Path) -> Result<(NpyType, Vec<u32>)> {
     Ok((dtype, input.read_words()?))
 }
 
-/// Write raw words as a 1-D .npy array of `dtype`, atomically.
-pub fn write_words(path: &Path, dtype: NpyType, words: &[u32]) -> Result<()> {
+/// The first non-blank line of a message (npyz's header errors add a parser's caret diagram
+/// below it; the CLI's errors are one line).
+fn first_line(msg: &str) -> &str {
+    msg.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("")
+}
+
+/// The bytes of a 1-D .npy (v1.0) array of `dtype` holding `words`.
+fn encode(dtype: NpyType, words: &[u32]) -> Vec<u8> {
     let n = words.len() * 4 / dtype.bytes();
     let mut header = format!("{{'descr': '{}', 'fortran_order': False, 'shape': ({n},), }}", dtype.descr());
     while (10 + header.len() + 1) % 64 != 0 {
@@ -150,11 +157,74 @@ pub fn write_words(path: &Path, dtype: NpyType, words: &[u32]) -> Result<()> {
     out.extend_from_slice(&(header.len() as u16).to_le_bytes());
     out.extend_from_slice(header.as_bytes());
     out.extend_from_slice(bytemuck::cast_slice(words));
-    let tmp = path.with_extension("npy.partial");
-    let res = std::fs::write(&tmp, &out).and_then(|_| std::fs::rename(&tmp, path));
-    if let Err(e) = res {
-        let _ = std::fs::remove_file(&tmp);
-        return invalid(format!("{}: cannot write ({e})", path.display()));
+    out
+}
+
+/// A command's output files, claimed before any GPU work so that a bad path is reported before
+/// the work and no output is left by a failure: the paths are distinct, and each one's
+/// temporary file (`PATH.partial`) has been created. [`Outputs::write`] fills a temporary;
+/// [`Outputs::commit`] renames every one into place; dropped uncommitted, the temporaries are
+/// removed.
+pub struct Outputs {
+    /// (option, path, its temporary)
+    files: Vec<(&'static str, PathBuf, PathBuf)>,
+    committed: bool,
+}
+
+impl Outputs {
+    /// Claim `(option, path)` pairs; `None` paths (options not given) are skipped.
+    pub fn claim(paths: &[(&'static str, Option<&Path>)]) -> Result<Outputs> {
+        let mut out = Outputs { files: Vec::new(), committed: false };
+        let mut seen: Vec<(&'static str, PathBuf)> = Vec::new();
+        for &(option, path) in paths {
+            let Some(path) = path else { continue };
+            let bad = |why: String| Error::Invalid(format!("{option} {}: {why}", path.display()));
+            let Some(name) = path.file_name() else { return Err(bad("not a file name".into())) };
+            if path.is_dir() {
+                return Err(bad("is a directory".into()));
+            }
+            let parent = match path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p,
+                _ => Path::new("."),
+            };
+            let dir = parent.canonicalize().map_err(|e| bad(format!("cannot write there ({e})")))?;
+            let id = dir.join(name);
+            if let Some((other, _)) = seen.iter().find(|(_, p)| *p == id) {
+                return Err(bad(format!("the same file as {other}'s")));
+            }
+            seen.push((option, id));
+            let mut tmp = path.as_os_str().to_owned();
+            tmp.push(".partial");
+            let tmp = PathBuf::from(tmp);
+            std::fs::File::create(&tmp).map_err(|e| bad(format!("cannot write ({e})")))?;
+            out.files.push((option, path.to_path_buf(), tmp));
+        }
+        Ok(out)
     }
-    Ok(())
+
+    /// Write the output claimed for `option` as a 1-D .npy array of `dtype` (to its
+    /// temporary: it appears at its path on commit).
+    pub fn write(&self, option: &str, dtype: NpyType, words: &[u32]) -> Result<()> {
+        let (_, path, tmp) = self.files.iter().find(|(o, ..)| *o == option).expect("output claimed");
+        std::fs::write(tmp, encode(dtype, words)).map_err(|e| Error::Invalid(format!("{}: cannot write ({e})", path.display())))
+    }
+
+    /// Rename every written temporary into place.
+    pub fn commit(mut self) -> Result<()> {
+        self.committed = true;
+        for (_, path, tmp) in &self.files {
+            std::fs::rename(tmp, path).map_err(|e| Error::Invalid(format!("{}: cannot write ({e})", path.display())))?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Outputs {
+    fn drop(&mut self) {
+        if !self.committed {
+            for (_, _, tmp) in &self.files {
+                let _ = std::fs::remove_file(tmp);
+            }
+        }
+    }
 }

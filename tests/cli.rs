@@ -71,7 +71,50 @@ fn assert_error(out: &Output, needle: &str, output_file: Option<&Path>) {
     assert!(lines[0].contains(needle), "'{needle}' not in: {stderr}");
     if let Some(p) = output_file {
         assert!(!p.exists(), "{} left behind", p.display());
+        assert!(!partial(p).exists(), "{} left behind", partial(p).display());
     }
+}
+
+/// An output's temporary file.
+fn partial(p: &Path) -> PathBuf {
+    let mut s = p.as_os_str().to_owned();
+    s.push(".partial");
+    PathBuf::from(s)
+}
+
+#[test]
+fn outputs_are_claimed_before_gpu_work() {
+    // Every output path is checked before any GPU work, and a failure leaves none of them.
+    let (kp, vp) = (tmp("claim-k.npy"), tmp("claim-v.npy"));
+    write_words(&kp, "<u4", &[5, 3, 9, 1]);
+    write_words(&vp, "<u4", &[0, 1, 2, 3]);
+    let (k, v) = (kp.to_str().unwrap(), vp.to_str().unwrap());
+    let ko = tmp("claim-k-out.npy");
+    let nowhere = std::env::temp_dir().join("vkprims-no-such-dir").join("x.npy");
+    let o = run(&["sort", "--in", k, "--out", ko.to_str().unwrap(), "--values", v, "--values-out", nowhere.to_str().unwrap()]);
+    assert_error(&o, "--values-out", Some(&ko));
+    let o = run(&["sort", "--in", k, "--out", ko.to_str().unwrap(), "--values", v, "--values-out", ko.to_str().unwrap()]);
+    assert_error(&o, "the same file as --out's", Some(&ko));
+    let dir = std::env::temp_dir();
+    assert_error(&run(&["sort", "--in", k, "--out", dir.to_str().unwrap()]), "is a directory", None);
+    let o = run(&["multisplit", "--in", k, "--bits", "0:2", "--out", ko.to_str().unwrap(), "--offsets-out", nowhere.to_str().unwrap()]);
+    assert_error(&o, "--offsets-out", Some(&ko));
+    // --buckets beside a source that implies the count: refused unless it is that count.
+    let o = run(&["multisplit", "--in", k, "--bits", "0:2", "--buckets", "3", "--out", ko.to_str().unwrap()]);
+    assert_error(&o, "--buckets 3 contradicts --bits 0:2, which make 4 buckets", Some(&ko));
+    let o = run(&["multisplit", "--in", k, "--splitters", v, "--buckets", "4", "--out", ko.to_str().unwrap()]);
+    assert_error(&o, "--buckets 4 contradicts 4 splitters, which make 5 buckets", Some(&ko));
+    let o = run(&["multisplit", "--in", k, "--bits", "0:2", "--buckets", "4", "--out", ko.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!partial(&ko).exists());
+    std::fs::remove_file(&ko).unwrap();
+    assert_error(&run(&["perm", "--n", "10", "--out", nowhere.to_str().unwrap()]), "--out", None);
+    assert_error(&run(&["scan", "--in", k, "--out", nowhere.to_str().unwrap()]), "--out", None);
+    // In place: an output may be its own input (read before anything is written).
+    let o = run(&["sort", "--in", k, "--out", k, "--values", v, "--values-out", v]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(read_words(&kp).1, [1, 3, 5, 9]);
+    assert_eq!(read_words(&vp).1, [3, 1, 0, 2]);
 }
 
 #[test]
@@ -110,6 +153,13 @@ fn input_errors() {
 
     let p = tmp("garbage.npy");
     std::fs::write(&p, b"this is not numpy").unwrap();
+    assert_error(&run(&["scan", "--in", p.to_str().unwrap(), "--out", out]), "not a valid .npy file", Some(&outp));
+
+    // A header shorter than its length field says: npyz's parse error, in one line.
+    let p = tmp("short-header.npy");
+    let mut bytes = npy_bytes("<u4", "(4,)", &[0u8; 16]);
+    bytes[8] = 20;
+    std::fs::write(&p, bytes).unwrap();
     assert_error(&run(&["scan", "--in", p.to_str().unwrap(), "--out", out]), "not a valid .npy file", Some(&outp));
 
     let p = tmp("truncated.npy");

@@ -62,6 +62,29 @@ fn adversarial_inputs() {
 }
 
 #[test]
+fn f32_add_keeps_the_sign_of_zero() {
+    // A zero sum is -0.0 exactly when every term is -0.0: all -0.0, and all -0.0 but one +0.0
+    // (every prefix from it on is +0.0), across tiles and subgroups; reduce of nothing is the
+    // identity, -0.0.
+    let ctx = common::ctx();
+    let nz = (-0.0f32).to_bits();
+    for kind in [ScanKind::Reduce, ScanKind::Inclusive, ScanKind::Exclusive] {
+        for (n, plus_at) in [(1u64, None), (2, None), (4099, None), (70_001, None), (70_001, Some(40_000usize)), (4099, Some(0))] {
+            let mut input = vec![nz; n as usize];
+            if let Some(i) = plus_at {
+                input[i] = 0;
+            }
+            let desc = ScanDesc::new(DType::F32, ScanOp::Add, kind, n);
+            let got = scan::run_words(&ctx, &desc, &input).unwrap();
+            assert_eq!(got, scan::reference(DType::F32, ScanOp::Add, kind, &input), "{} {plus_at:?}", desc.label());
+        }
+    }
+    let empty = scan::run_words(&ctx, &ScanDesc::new(DType::F32, ScanOp::Add, ScanKind::Reduce, 0), &[]).unwrap();
+    assert_eq!(empty, vec![nz]);
+    common::assert_no_validation_messages(&ctx);
+}
+
+#[test]
 fn forced_fallback() {
     let ctx = common::ctx();
     for (d, o, k) in combos() {

@@ -12,6 +12,14 @@
   #define T float
   #define EXACT_OP 0
   #define IDENTITY (-0.0)                       // x + -0.0 == x for every x, -0.0 included
+  #if SIGNED_ZERO
+    // Vulkan lets a driver ignore the sign of zero and assume no inf or NaN in float
+    // arithmetic unless the shader asks otherwise (lavapipe then summed -0.0 to +0.0): the
+    // SignedZeroInfNanPreserve execution mode for 32-bit floats, on devices that support it
+    // (src/prims/scan.rs picks this module where shaderSignedZeroInfNanPreserveFloat32 is set).
+    #extension GL_EXT_spirv_intrinsics : require
+    spirv_execution_mode(capabilities = [4466], 4461, 32);  // SignedZeroInfNanPreserve, width 32
+  #endif
   T to_t(uint w) { return uintBitsToFloat(w); }
   uint from_t(T v) { return floatBitsToUint(v); }
 #elif DTYPE == 2
@@ -50,7 +58,23 @@
   #endif
 #endif
 
-#if OP == 0
+#if OP == 0 && DTYPE == 2
+  #define OPF(a, b) ((a) + (b))
+  // A driver's subgroup add may start from +0.0 (lavapipe's does: a sum of -0.0s came out
+  // +0.0, even with SignedZeroInfNanPreserve). In IEEE arithmetic a zero sum is -0.0 exactly
+  // when every term is -0.0, in any association, so a ballot restores the sign.
+  bool neg_zero(float x) { return floatBitsToUint(x) == 0x80000000u; }
+  float sg_add(float x) {
+      float s = subgroupAdd(x);
+      return s == 0.0 && subgroupBallotBitCount(subgroupBallot(!neg_zero(x))) == 0u ? -0.0 : s;
+  }
+  float sg_exclusive_add(float x) {
+      float s = subgroupExclusiveAdd(x);
+      return s == 0.0 && subgroupBallotExclusiveBitCount(subgroupBallot(!neg_zero(x))) == 0u ? -0.0 : s;
+  }
+  #define SG_REDUCE sg_add
+  #define SG_EXCL sg_exclusive_add
+#elif OP == 0
   #define OPF(a, b) ((a) + (b))
   #define SG_REDUCE subgroupAdd
   #define SG_EXCL subgroupExclusiveAdd

@@ -72,6 +72,9 @@ pub struct Capabilities {
     /// storageBuffer8BitAccess (Vulkan 1.2): byte loads and stores in storage buffers (the
     /// permutation of indices hands its last pass a byte a key).
     pub storage_buffer_8bit: bool,
+    /// shaderSignedZeroInfNanPreserveFloat32 (Vulkan 1.2 float controls, a property: nothing to
+    /// enable): the f32 add scan declares IEEE signed zeros, infinities and NaNs.
+    pub signed_zero_inf_nan_f32: bool,
 }
 
 /// What a host program must enable on its device before handing it to [`Context::from_raw`]
@@ -137,6 +140,9 @@ impl DeviceRequirements {
             f2 = f2.push_next(&mut pep);
         }
         instance.get_physical_device_features2(physical, &mut f2);
+        let mut float_controls = vk::PhysicalDeviceFloatControlsProperties::default();
+        let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut float_controls);
+        instance.get_physical_device_properties2(physical, &mut p2);
         let storage_image_extended_formats = f2.features.shader_storage_image_extended_formats == vk::TRUE;
         let shader_int64 = f2.features.shader_int64 == vk::TRUE;
         let pipeline_statistics_query = f2.features.pipeline_statistics_query == vk::TRUE;
@@ -161,6 +167,7 @@ impl DeviceRequirements {
             buffer_device_address: bda.buffer_device_address == vk::TRUE,
             storage_image_extended_formats,
             storage_buffer_8bit: s8.storage_buffer8_bit_access == vk::TRUE,
+            signed_zero_inf_nan_f32: float_controls.shader_signed_zero_inf_nan_preserve_float32 == vk::TRUE,
         };
         DeviceRequirements { extensions, capabilities }
     }

@@ -8,6 +8,9 @@
 //!   loop; see [`f32_add_tolerance`] for the bound the tests hold it to.
 //! - exclusive scan starts from the operator's identity (0, -0.0 for f32 add, the largest or
 //!   smallest value for min/max); reduce of an empty array is that identity.
+//! - f32 add keeps IEEE signed zeros, infinities and NaNs (a sum of -0.0s is -0.0, inf + -inf
+//!   is NaN) on devices with shaderSignedZeroInfNanPreserveFloat32, where its kernel declares
+//!   them; elsewhere Vulkan lets the driver ignore the sign of zero and assume finite values.
 
 use std::sync::Arc;
 
@@ -211,7 +214,7 @@ impl ScanPlan {
             return invalid(format!("{what}: {groups} reduce workgroups exceed the device's dispatch limit"));
         }
         let pipeline = ctx.pipeline(PipelineKey {
-            shader: shader_name(desc.dtype, desc.op, desc.kind),
+            shader: shader_name(desc.dtype, desc.op, desc.kind, ctx.capabilities().signed_zero_inf_nan_f32),
             spec,
             subgroup_size: desc.subgroup_size,
             bindings: 3,
@@ -293,7 +296,12 @@ impl ScanPlan {
     }
 }
 
-fn shader_name(dtype: DType, op: ScanOp, kind: ScanKind) -> &'static str {
+/// The module for a scan; `signed_zero`: the device preserves IEEE signed zeros, infinities
+/// and NaNs where a shader declares it, so f32 add takes the module that does.
+fn shader_name(dtype: DType, op: ScanOp, kind: ScanKind, signed_zero: bool) -> &'static str {
+    if (dtype, op) == (DType::F32, ScanOp::Add) && signed_zero {
+        return if kind == ScanKind::Reduce { "reduce_f32_add_sz" } else { "scan_f32_add_sz" };
+    }
     if kind == ScanKind::Reduce {
         return match (dtype, op) {
             (DType::U32, ScanOp::Add) => "reduce_u32_add",
@@ -457,6 +465,9 @@ pub fn check(desc: &ScanDesc, input: &[u32], got: &[u32]) -> Option<String> {
             }
             let ok = if !w.is_finite() || !g.is_finite() {
                 (w.is_nan() && g.is_nan()) || w == g
+            } else if g == 0.0 && w == 0.0 {
+                // A zero sum is -0.0 exactly when every term is -0.0, in any association.
+                got[i] == want[i]
             } else {
                 (g - w).abs() <= rel * covered + f32::MIN_POSITIVE as f64
             };
