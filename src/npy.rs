@@ -209,12 +209,13 @@ impl Outputs {
         std::fs::write(tmp, encode(dtype, words)).map_err(|e| Error::Invalid(format!("{}: cannot write ({e})", path.display())))
     }
 
-    /// Rename every written temporary into place.
+    /// Rename every written temporary into place (should one fail, the drop removes those
+    /// not yet renamed).
     pub fn commit(mut self) -> Result<()> {
-        self.committed = true;
         for (_, path, tmp) in &self.files {
             std::fs::rename(tmp, path).map_err(|e| Error::Invalid(format!("{}: cannot write ({e})", path.display())))?;
         }
+        self.committed = true;
         Ok(())
     }
 }

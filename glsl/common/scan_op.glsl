@@ -14,9 +14,9 @@
   #define IDENTITY (-0.0)                       // x + -0.0 == x for every x, -0.0 included
   #if SIGNED_ZERO
     // Vulkan lets a driver ignore the sign of zero and assume no inf or NaN in float
-    // arithmetic unless the shader asks otherwise (lavapipe then summed -0.0 to +0.0): the
-    // SignedZeroInfNanPreserve execution mode for 32-bit floats, on devices that support it
-    // (src/prims/scan.rs picks this module where shaderSignedZeroInfNanPreserveFloat32 is set).
+    // arithmetic unless the shader asks otherwise: the SignedZeroInfNanPreserve execution
+    // mode for 32-bit floats, on devices that support it (src/prims/scan.rs picks this module
+    // where shaderSignedZeroInfNanPreserveFloat32 is set).
     #extension GL_EXT_spirv_intrinsics : require
     spirv_execution_mode(capabilities = [4466], 4461, 32);  // SignedZeroInfNanPreserve, width 32
   #endif
