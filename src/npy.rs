@@ -160,6 +160,13 @@ fn encode(dtype: NpyType, words: &[u32]) -> Vec<u8> {
     out
 }
 
+/// Where an output is written before it is renamed into place: `PATH.partial`.
+pub fn partial_path(path: &Path) -> PathBuf {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".partial");
+    PathBuf::from(tmp)
+}
+
 /// A command's output files, claimed before any GPU work so that a bad path is reported before
 /// the work and no output is left by a failure: the paths are distinct, and each one's
 /// temporary file (`PATH.partial`) has been created. [`Outputs::write`] fills a temporary;
@@ -193,9 +200,7 @@ impl Outputs {
                 return Err(bad(format!("the same file as {other}'s")));
             }
             seen.push((option, id));
-            let mut tmp = path.as_os_str().to_owned();
-            tmp.push(".partial");
-            let tmp = PathBuf::from(tmp);
+            let tmp = partial_path(path);
             std::fs::File::create(&tmp).map_err(|e| bad(format!("cannot write ({e})")))?;
             out.files.push((option, path.to_path_buf(), tmp));
         }

@@ -71,15 +71,8 @@ fn assert_error(out: &Output, needle: &str, output_file: Option<&Path>) {
     assert!(lines[0].contains(needle), "'{needle}' not in: {stderr}");
     if let Some(p) = output_file {
         assert!(!p.exists(), "{} left behind", p.display());
-        assert!(!partial(p).exists(), "{} left behind", partial(p).display());
+        assert!(!vkprims::npy::partial_path(p).exists(), "{} left behind", vkprims::npy::partial_path(p).display());
     }
-}
-
-/// An output's temporary file.
-fn partial(p: &Path) -> PathBuf {
-    let mut s = p.as_os_str().to_owned();
-    s.push(".partial");
-    PathBuf::from(s)
 }
 
 #[test]
@@ -106,7 +99,7 @@ fn outputs_are_claimed_before_gpu_work() {
     assert_error(&o, "--buckets 4 contradicts 4 splitters, which make 5 buckets", Some(&ko));
     let o = run(&["multisplit", "--in", k, "--bits", "0:2", "--buckets", "4", "--out", ko.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(!partial(&ko).exists());
+    assert!(!vkprims::npy::partial_path(&ko).exists());
     std::fs::remove_file(&ko).unwrap();
     assert_error(&run(&["perm", "--n", "10", "--out", nowhere.to_str().unwrap()]), "--out", None);
     assert_error(&run(&["scan", "--in", k, "--out", nowhere.to_str().unwrap()]), "--out", None);
