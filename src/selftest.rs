@@ -142,6 +142,24 @@ pub fn scan_checks(ctx: &Arc<Context>, subgroup_size: Option<u32>, max_n: u64) -
             }
         }
     }
+    // f32 add keeps the sign of zero: a zero sum is -0.0 exactly when every term is -0.0 (all
+    // -0.0, then one +0.0 partway), across tiles; scan::check compares a zero's sign exactly.
+    let nz = (-0.0f32).to_bits();
+    for kind in ScanKind::ALL {
+        for (n, plus_at) in [(7 * tile + 5, None), (7 * tile + 5, Some(3 * tile + 1))] {
+            if n > max_n {
+                continue;
+            }
+            let mut input = vec![nz; n as usize];
+            if let Some(i) = plus_at {
+                input[i as usize] = 0;
+            }
+            let mut desc = ScanDesc::new(DType::F32, ScanOp::Add, kind, n);
+            desc.pin_subgroup_size(ctx, subgroup_size);
+            let what = if plus_at.is_some() { "-0.0 but one +0.0" } else { "all -0.0" };
+            checks.push(scan_check(ctx, &desc, &input, format!("{} ({what})", desc.label())));
+        }
+    }
     Ok(checks)
 }
 
