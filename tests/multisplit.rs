@@ -441,3 +441,30 @@ fn atomic_ranking() {
     assert!(multisplit::check(&d, &keys, Some(&vals), None, (&k, Some(&v), &offsets)).is_some());
     common::assert_no_validation_messages(&ctx);
 }
+
+#[test]
+fn overlapping_ranges_are_refused() {
+    // Out of place, every written range its own: refused before anything is recorded.
+    use vkprims::gpu::{Buffer, MemoryLocation, Recorder};
+    use vkprims::prims::multisplit::MultisplitScratch;
+    let ctx = common::ctx();
+    let mut d = MultisplitDesc::new(KeyType::U32, 10_000, BucketSource::Bits { lo: 0, hi: 8 });
+    d.value_bytes = 4;
+    let plan = MultisplitPlan::new(&ctx, d).unwrap();
+    let buf = |bytes: u64| Buffer::new(&ctx, bytes, MemoryLocation::GpuOnly, "range").unwrap();
+    let (keys, values, out, vout, offs) = (buf(plan.keys_bytes()), buf(plan.values_bytes()), buf(plan.keys_bytes()), buf(plan.values_bytes()), buf(plan.offsets_bytes()));
+    let (hist, state, dummy) = (buf(plan.hist_bytes()), buf(plan.state_bytes()), buf(4));
+    let scratch = MultisplitScratch { hist: hist.slice(), state: state.slice(), dummy: dummy.slice(), sort: None, index: None };
+    let mut rec = Recorder::new(&ctx, "refused").unwrap();
+    for (kout, vo, o, want) in [
+        (keys.slice(), vout.slice(), offs.slice(), "keys_in and keys_out overlap"),
+        (out.slice(), values.slice(), offs.slice(), "values_in and values_out overlap"),
+        (out.slice(), vout.slice(), out.slice(), "keys_out and offsets_out overlap"),
+        (out.slice(), vout.slice(), hist.slice(), "offsets_out and hist overlap"),
+    ] {
+        let e = plan.record(&mut rec, keys.slice(), kout, Some((values.slice(), vo)), None, Some(o), &scratch).expect_err(want).to_string();
+        assert!(e.contains(want), "{e}");
+    }
+    drop(rec);
+    common::assert_no_validation_messages(&ctx);
+}

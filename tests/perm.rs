@@ -326,3 +326,29 @@ fn bad_requests() {
         assert!(e.starts_with("perm ") && e.contains("30-bit look-back counts"), "{e}");
     }
 }
+
+#[test]
+fn overlapping_ranges_are_refused() {
+    // Out of place, every written range its own: refused before anything is recorded.
+    use vkprims::gpu::{Buffer, MemoryLocation, Recorder};
+    use vkprims::prims::perm::PermScratch;
+    use vkprims::prims::sort::SortScratch;
+    let ctx = common::ctx();
+    let plan = PermPlan::new(&ctx, PermDesc::new(100_000, 4, 7)).unwrap();
+    let buf = |bytes: u64| Buffer::new(&ctx, bytes.max(4), MemoryLocation::GpuOnly, "range").unwrap();
+    let (ib, sb, ka, va, h, st) = plan.scratch_bytes();
+    let (input, out) = (buf(plan.values_bytes()), buf(plan.values_bytes()));
+    let s: Vec<Buffer> = [ib, sb, ka, va, h, st].into_iter().map(buf).collect();
+    let scratch = |ids: &Buffer| PermScratch {
+        ids: ids.slice(),
+        ids_sorted: s[1].slice(),
+        sort: SortScratch { keys_alt: s[2].slice(), values_alt: s[3].slice(), hist: s[4].slice(), state: s[5].slice() },
+    };
+    let mut rec = Recorder::new(&ctx, "refused").unwrap();
+    let e = plan.record(&mut rec, Some(input.slice()), input.slice(), &scratch(&s[0])).expect_err("in place").to_string();
+    assert!(e.contains("values_out and values_in overlap"), "{e}");
+    let e = plan.record(&mut rec, Some(input.slice()), out.slice(), &scratch(&s[1])).expect_err("ids twice").to_string();
+    assert!(e.contains("ids and ids_sorted overlap"), "{e}");
+    drop(rec);
+    common::assert_no_validation_messages(&ctx);
+}

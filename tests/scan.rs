@@ -248,3 +248,29 @@ fn fence_wait_timeout_is_an_error() {
     }
     common::assert_no_validation_messages(&ctx);
 }
+
+#[test]
+fn overlapping_ranges_are_refused() {
+    // Not in place: a tile's decoupled fallback reads its predecessor's input, which the
+    // predecessor may be overwriting. Refused before anything is recorded.
+    use vkprims::gpu::{Buffer, MemoryLocation, Recorder};
+    let ctx = common::ctx();
+    let plan = ScanPlan::new(&ctx, ScanDesc::new(DType::U32, ScanOp::Add, ScanKind::Inclusive, 10_000)).unwrap();
+    let data = Buffer::new(&ctx, plan.output_bytes(), MemoryLocation::GpuOnly, "data").unwrap();
+    let state = Buffer::new(&ctx, plan.state_bytes() + 64, MemoryLocation::GpuOnly, "state").unwrap();
+    let out = Buffer::new(&ctx, plan.output_bytes(), MemoryLocation::GpuOnly, "out").unwrap();
+    let mut rec = Recorder::new(&ctx, "refused").unwrap();
+    for (input, output, st, want) in [
+        (data.slice(), data.slice(), state.slice(), "input and output overlap"),
+        (data.slice(), out.slice(), out.slice(), "output and state overlap"),
+        (data.slice(), out.slice(), data.slice(), "input and state overlap"),
+    ] {
+        let e = plan.record(&mut rec, input, output, st).expect_err(want).to_string();
+        assert!(e.contains(want), "{e}");
+    }
+    // A state range too small is an error too, not a panic in the reset.
+    let e = plan.record(&mut rec, data.slice(), out.slice(), state.slice().sub(0, 4)).expect_err("small state").to_string();
+    assert!(e.contains("state holds 4 bytes"), "{e}");
+    drop(rec);
+    common::assert_no_validation_messages(&ctx);
+}

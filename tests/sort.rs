@@ -880,3 +880,82 @@ fn value_round_skips_leave_keys_right_and_outputs_poisoned() {
     }
     common::assert_no_validation_messages(&ctx);
 }
+
+#[test]
+fn in_place_where_safe_and_overlaps_refused() {
+    // A sort in place works where its first pass writes the alternate buffers (an even number
+    // of digit passes); elsewhere, and wherever a written range overlaps another, the record
+    // call refuses before any GPU work. Ranges that only touch are fine.
+    let ctx = common::ctx();
+    let n = 5000u64;
+    let scratch_of = |plan: &SortPlan| -> (Vec<Buffer>, SortScratch) {
+        let (ka, va, h, st) = plan.scratch_bytes();
+        let bufs: Vec<Buffer> = [ka, va, h, st].iter().map(|&b| Buffer::new(&ctx, b, MemoryLocation::GpuOnly, "scratch").unwrap()).collect();
+        let s = SortScratch { keys_alt: bufs[0].slice(), values_alt: bufs[1].slice(), hist: bufs[2].slice(), state: bufs[3].slice() };
+        (bufs, s)
+    };
+    // u32 pairs over four passes, keys and values each sorted in place.
+    let mut d = SortDesc::new(KeyType::U32, n);
+    d.value_bytes = 4;
+    let plan = SortPlan::new(&ctx, d.clone()).unwrap();
+    assert!(plan.sorts_in_place());
+    let keys = sort_keys(KeyPattern::FewDistinct, KeyType::U32, n as usize, 3);
+    let values: Vec<u32> = (0..n as u32).collect();
+    let kbuf = gpu::upload(&ctx, bytemuck::cast_slice(&keys), "keys").unwrap();
+    let vbuf = gpu::upload(&ctx, bytemuck::cast_slice(&values), "values").unwrap();
+    let (_bufs, scratch) = scratch_of(&plan);
+    let mut rec = Recorder::new(&ctx, "in place").unwrap();
+    plan.record(&mut rec, kbuf.slice(), kbuf.slice(), Some((vbuf.slice(), vbuf.slice())), &scratch).unwrap();
+    rec.barrier(&[kbuf.slice(), vbuf.slice()], Access::ComputeWrite, Access::TransferRead, "sorted pairs read back");
+    rec.submit_and_wait().unwrap();
+    drop(rec);
+    let got_k: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu::download(&ctx, kbuf.slice()).unwrap());
+    let got_v: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu::download(&ctx, vbuf.slice()).unwrap());
+    if let Some(e) = sort::check(&d, &keys, Some(&values), &got_k, Some(&got_v)) {
+        panic!("in place: {e}");
+    }
+
+    // The output and the alternate keys as neighbouring ranges of one buffer: accepted, right.
+    let kb = plan.keys_bytes();
+    let at = kb.next_multiple_of(ctx.info().min_storage_buffer_offset_alignment.max(4));
+    let shared = Buffer::new(&ctx, at + kb, MemoryLocation::GpuOnly, "keys out and alt").unwrap();
+    let kin = gpu::upload(&ctx, bytemuck::cast_slice(&keys), "keys").unwrap();
+    let vin = gpu::upload(&ctx, bytemuck::cast_slice(&values), "values").unwrap();
+    let vout = Buffer::new(&ctx, plan.values_bytes(), MemoryLocation::GpuOnly, "values out").unwrap();
+    let neighbours = SortScratch { keys_alt: shared.slice().sub(at, kb), ..scratch };
+    let mut rec = Recorder::new(&ctx, "neighbours").unwrap();
+    plan.record(&mut rec, kin.slice(), shared.slice().sub(0, kb), Some((vin.slice(), vout.slice())), &neighbours).unwrap();
+    rec.barrier(&[shared.slice(), vout.slice()], Access::ComputeWrite, Access::TransferRead, "sorted pairs read back");
+    rec.submit_and_wait().unwrap();
+    drop(rec);
+    let got_k: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu::download(&ctx, shared.slice().sub(0, kb)).unwrap());
+    let got_v: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu::download(&ctx, vout.slice()).unwrap());
+    if let Some(e) = sort::check(&d, &keys, Some(&values), &got_k, Some(&got_v)) {
+        panic!("neighbouring ranges: {e}");
+    }
+
+    let refused = |plan: &SortPlan, kin, kout, values, scratch: &SortScratch, want: &str| {
+        let mut rec = Recorder::new(&ctx, "refused").unwrap();
+        let e = plan.record(&mut rec, kin, kout, values, scratch).expect_err(want).to_string();
+        assert!(e.contains(want), "{e}");
+    };
+    // Overlaps of a written range: the alternate keys over the output, by 256 bytes; the
+    // values' output over the keys' output; the look-back state over the input.
+    let over = SortScratch { keys_alt: shared.slice().sub(at - 256, kb), ..scratch };
+    refused(&plan, kin.slice(), shared.slice().sub(0, kb), Some((vin.slice(), vout.slice())), &over, "keys_out and keys_alt overlap");
+    refused(&plan, kin.slice(), kbuf.slice(), Some((vin.slice(), kbuf.slice())), &scratch, "keys_out and values_out overlap");
+    let st = SortScratch { state: kin.slice(), ..scratch };
+    refused(&plan, kin.slice(), kbuf.slice(), Some((vin.slice(), vout.slice())), &st, "keys_in and state overlap");
+    // Three passes (a 24-bit range): the first writes the output, so no sort in place.
+    let mut d3 = d.clone();
+    d3.bits = (0, 24);
+    let plan3 = SortPlan::new(&ctx, d3.clone()).unwrap();
+    assert!(d3.passes() == 3 && !plan3.sorts_in_place());
+    let (_bufs3, scratch3) = scratch_of(&plan3);
+    refused(&plan3, kbuf.slice(), kbuf.slice(), Some((vin.slice(), vout.slice())), &scratch3, "keys_in and keys_out overlap");
+    // Only-read ranges may overlap: keys and values from one array.
+    let mut rec = Recorder::new(&ctx, "inputs overlap").unwrap();
+    plan.record(&mut rec, kin.slice(), kbuf.slice(), Some((kin.slice(), vout.slice())), &scratch).unwrap();
+    drop(rec);
+    common::assert_no_validation_messages(&ctx);
+}

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::binning::{self, BinningInput, BinningKernel, BinningPass, Ranking};
 use super::sort::{order_key, KeyType, SortDesc, SortPlan, SortPolicy, SortScratch};
+use super::Use;
 use crate::error::{invalid, Result};
 use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
 
@@ -436,6 +437,88 @@ impl MultisplitPlan {
         Ok(ids_sorted)
     }
 
+    /// Every range present that the split needs and large enough, and none written overlapping
+    /// another (before anything is recorded).
+    fn check(
+        &self,
+        (keys_in, keys_out): (BufferSlice, BufferSlice),
+        values: Option<(BufferSlice, BufferSlice)>,
+        aux: Option<BufferSlice>,
+        offsets_out: Option<BufferSlice>,
+        scratch: &MultisplitScratch,
+    ) -> Result<()> {
+        let what = self.desc.label();
+        let need = |name: &str, s: BufferSlice, bytes: u64| super::require_bytes(&what, name, s, bytes);
+        need("keys_in", keys_in, self.keys_bytes())?;
+        need("keys_out", keys_out, self.keys_bytes())?;
+        need("hist", scratch.hist, self.hist_bytes())?;
+        need("state", scratch.state, self.state_bytes())?;
+        need("dummy", scratch.dummy, 4)?;
+        super::require_values(&what, self.desc.value_bytes, values, self.values_bytes())?;
+        let needs_aux = !matches!(self.desc.source, BucketSource::Bits { .. });
+        if needs_aux != aux.is_some() {
+            return invalid(format!("{what}: bucket ids or splitters given {} but the source needs them: {needs_aux}", aux.is_some()));
+        }
+        if let Some(a) = aux {
+            need("bucket ids / splitters", a, self.aux_bytes())?;
+        }
+        if let Some(o) = offsets_out {
+            need("offsets_out", o, self.offsets_bytes())?;
+        }
+        if self.composed().is_some() != scratch.sort.is_some() {
+            return invalid(format!("{what}: a split into more than 256 buckets needs the sort scratch, and only it does"));
+        }
+        if let (Some((ka, va, h, st)), Some(s)) = (self.sort_scratch_bytes(), &scratch.sort) {
+            need("sort.keys_alt", s.keys_alt, ka)?;
+            need("sort.values_alt", s.values_alt, va)?;
+            need("sort.hist", s.hist, h)?;
+            need("sort.state", s.state, st)?;
+        }
+        if let Some(bytes) = self.index_scratch_bytes() {
+            match scratch.index {
+                Some(ix) => need("index", ix, bytes)?,
+                None => return invalid(format!("{what}: a split into more than 256 buckets by ids or splitters needs the index scratch")),
+            }
+        }
+        self.check_disjoint(&what, (keys_in, keys_out), values, aux, offsets_out, scratch)
+    }
+
+    /// Every range a split writes is its own, and the split is out of place: a tile's
+    /// fallback reads its predecessor's input, as may the gather of a composed split.
+    fn check_disjoint(
+        &self,
+        what: &str,
+        (keys_in, keys_out): (BufferSlice, BufferSlice),
+        values: Option<(BufferSlice, BufferSlice)>,
+        aux: Option<BufferSlice>,
+        offsets_out: Option<BufferSlice>,
+        scratch: &MultisplitScratch,
+    ) -> Result<()> {
+        let (kb, vb) = (self.keys_bytes(), self.values_bytes());
+        let mut uses = vec![Use::read("keys_in", keys_in, kb), Use::written("keys_out", keys_out, kb)];
+        if let Some((vi, vo)) = values {
+            uses.extend([Use::read("values_in", vi, vb), Use::written("values_out", vo, vb)]);
+        }
+        if let Some(a) = aux {
+            uses.push(Use::read("bucket ids / splitters", a, self.aux_bytes()));
+        }
+        if let Some(o) = offsets_out {
+            uses.push(Use::written("offsets_out", o, self.offsets_bytes()));
+        }
+        match (self.composed(), &scratch.sort) {
+            (Some(c), Some(s)) => {
+                // Split by ids or splitters, the sort always moves a payload (the keys at least).
+                let moves_values = c.by_index.is_some() || values.is_some();
+                uses.extend(c.sort.scratch_uses(s, moves_values, ["sort.keys_alt", "sort.values_alt", "sort.hist", "sort.state"]));
+                if let (Some(ix), Some(bytes)) = (scratch.index, self.index_scratch_bytes()) {
+                    uses.push(Use::written("index", ix, bytes));
+                }
+            }
+            _ => uses.extend([Use::written("hist", scratch.hist, self.hist_bytes()), Use::written("state", scratch.state, self.state_bytes())]),
+        }
+        super::require_disjoint(what, &uses, &[])
+    }
+
     /// Zero the histogram and look-back state (before every split, then a barrier).
     pub fn record_reset(&self, rec: &mut Recorder, scratch: &MultisplitScratch) {
         rec.fill(scratch.hist.sub(0, self.hist_bytes()), 0);
@@ -466,6 +549,7 @@ impl MultisplitPlan {
         offsets_out: Option<BufferSlice>,
         scratch: &MultisplitScratch,
     ) -> Result<()> {
+        self.check((keys_in, keys_out), values, aux, offsets_out, scratch)?;
         self.record_reset(rec, scratch);
         rec.barrier(&self.reset_ranges(scratch), Access::TransferWrite, Access::ComputeReadWrite, "multisplit: histogram and look-back zeroed");
         self.record_split(rec, keys_in, keys_out, values, aux, offsets_out, scratch)
@@ -483,33 +567,8 @@ impl MultisplitPlan {
         offsets_out: Option<BufferSlice>,
         scratch: &MultisplitScratch,
     ) -> Result<()> {
+        self.check((keys_in, keys_out), values, aux, offsets_out, scratch)?;
         let what = self.desc.label();
-        let need = |name: &str, s: BufferSlice, bytes: u64| super::require_bytes(&what, name, s, bytes);
-        need("keys_in", keys_in, self.keys_bytes())?;
-        need("keys_out", keys_out, self.keys_bytes())?;
-        need("hist", scratch.hist, self.hist_bytes())?;
-        need("state", scratch.state, self.state_bytes())?;
-        need("dummy", scratch.dummy, 4)?;
-        super::require_values(&what, self.desc.value_bytes, values, self.values_bytes())?;
-        let needs_aux = !matches!(self.desc.source, BucketSource::Bits { .. });
-        if needs_aux != aux.is_some() {
-            return invalid(format!("{what}: bucket ids or splitters given {} but the source needs them: {needs_aux}", aux.is_some()));
-        }
-        if let Some(a) = aux {
-            need("bucket ids / splitters", a, self.aux_bytes())?;
-        }
-        if let Some(o) = offsets_out {
-            need("offsets_out", o, self.offsets_bytes())?;
-        }
-        if self.composed().is_some() != scratch.sort.is_some() {
-            return invalid(format!("{what}: a split into more than 256 buckets needs the sort scratch, and only it does"));
-        }
-        if let Some(bytes) = self.index_scratch_bytes() {
-            match scratch.index {
-                Some(ix) => need("index", ix, bytes)?,
-                None => return invalid(format!("{what}: a split into more than 256 buckets by ids or splitters needs the index scratch")),
-            }
-        }
         let hist = scratch.hist.sub(0, self.hist_bytes());
         let b = self.buckets();
         let (shift, bits) = match self.desc.source {

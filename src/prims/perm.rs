@@ -29,6 +29,7 @@ use serde::{Deserialize, Serialize};
 
 use super::binning::{self, BinningPolicy, Ranking, ROLE_CLASS_ROUNDS, ROLE_ONE_PLANE};
 use super::sort::{DigitLayout, KeyType, PassRoles, SortDesc, SortPlan, SortScratch};
+use super::Use;
 use crate::error::{invalid, Result};
 use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
 
@@ -322,6 +323,38 @@ impl PermPlan {
         }
     }
 
+    /// The ranges a permutation needs, each large enough, and none written overlapping
+    /// another (before anything is recorded).
+    fn check(&self, values_in: Option<BufferSlice>, values_out: BufferSlice, scratch: &PermScratch) -> Result<()> {
+        let what = self.desc.label();
+        let vb = self.values_bytes();
+        match (values_in, self.desc.indices) {
+            (Some(v), false) => super::require_bytes(&what, "values_in", v, vb)?,
+            (None, true) => {}
+            (Some(_), true) => return invalid(format!("{what}: a permutation of indices takes no input")),
+            (None, false) => return invalid(format!("{what}: no input given")),
+        }
+        // Out of place: the sort reads the input while it writes values_out (its alternate
+        // buffer), and the shuffle of one group reads the input while writing the output.
+        let (n4, sorted) = (self.desc.n * 4, self.sort.as_ref());
+        let mut uses = vec![
+            Use::written("values_out", values_out, vb),
+            Use::written("ids", scratch.ids, n4),
+            Use::written("ids_sorted", scratch.ids_sorted, n4),
+            Use::written("sort values_alt (the grouped elements)", scratch.sort.values_alt, if sorted.is_some() { vb } else { 0 }),
+            Use::written("sort keys_alt (the shuffle's scratch)", scratch.sort.keys_alt, n4),
+            Use::written("sort hist", scratch.sort.hist, sorted.map_or(0, |s| s.hist_bytes())),
+            Use::written("sort state", scratch.sort.state, sorted.map_or(0, |s| s.state_bytes())),
+        ];
+        for u in &uses {
+            super::require_bytes(&what, u.name, u.slice, u.bytes)?;
+        }
+        if let Some(v) = values_in {
+            uses.push(Use::read("values_in", v, vb));
+        }
+        super::require_disjoint(&what, &uses, &[])
+    }
+
     /// Zero the sort's carried state (before every permutation, then a barrier).
     pub fn record_reset(&self, rec: &mut Recorder, scratch: &PermScratch) {
         if let Some(s) = &self.sort {
@@ -333,6 +366,7 @@ impl PermPlan {
     /// for indices ([`PermDesc::indices`]) `values_in` is None and `values_out` receives a
     /// permutation of 0..n-1.
     pub fn record(&self, rec: &mut Recorder, values_in: Option<BufferSlice>, values_out: BufferSlice, scratch: &PermScratch) -> Result<()> {
+        self.check(values_in, values_out, scratch)?;
         self.record_reset(rec, scratch);
         if let Some(s) = &self.sort {
             rec.barrier(&s.reset_ranges(&scratch.sort), Access::TransferWrite, Access::ComputeReadWrite, "perm: sort state zeroed");
@@ -342,23 +376,8 @@ impl PermPlan {
 
     /// The permutation alone, on scratch reset since the last one.
     pub fn record_permute(&self, rec: &mut Recorder, values_in: Option<BufferSlice>, values_out: BufferSlice, scratch: &PermScratch) -> Result<()> {
-        let what = self.desc.label();
+        self.check(values_in, values_out, scratch)?;
         let vb = self.values_bytes();
-        match (values_in, self.desc.indices) {
-            (Some(v), false) => super::require_bytes(&what, "values_in", v, vb)?,
-            (None, true) => {}
-            (Some(_), true) => return invalid(format!("{what}: a permutation of indices takes no input")),
-            (None, false) => return invalid(format!("{what}: no input given")),
-        }
-        for (name, s, need) in [
-            ("values_out", values_out, vb),
-            ("ids", scratch.ids, self.desc.n * 4),
-            ("ids_sorted", scratch.ids_sorted, self.desc.n * 4),
-            ("sort values_alt (the grouped elements)", scratch.sort.values_alt, if self.sort.is_some() { vb } else { 0 }),
-            ("sort keys_alt (the shuffle's scratch)", scratch.sort.keys_alt, self.desc.n * 4),
-        ] {
-            super::require_bytes(&what, name, s, need)?;
-        }
         if self.desc.n == 0 {
             return Ok(());
         }

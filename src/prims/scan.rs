@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::{check_len, require_subgroup_ops, DType, Elem};
+use super::{check_len, require_subgroup_ops, DType, Elem, Use};
 use crate::error::{invalid, Result};
 use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
 
@@ -257,16 +257,25 @@ impl ScanPlan {
         rec.fill(state.sub(0, self.state_bytes()), 0);
     }
 
+    /// Each range large enough, and none written overlapping another (before anything is
+    /// recorded). Not in place either: a tile's decoupled fallback reads its predecessor's input.
+    fn check(&self, input: BufferSlice, output: BufferSlice, state: BufferSlice) -> Result<()> {
+        let what = self.desc.label();
+        let uses = [
+            Use::read("input", input, self.input_bytes()),
+            Use::written("output", output, self.output_bytes()),
+            Use::written("state", state, self.state_bytes()),
+        ];
+        for u in &uses {
+            super::require_bytes(&what, u.name, u.slice, u.bytes)?;
+        }
+        super::require_disjoint(&what, &uses, &[])
+    }
+
     /// The dispatch alone, on state that was reset since the last dispatch.
     pub fn record_dispatch(&self, rec: &mut Recorder, input: BufferSlice, output: BufferSlice, state: BufferSlice) -> Result<()> {
         let what = self.desc.label();
-        for (name, s, need) in [
-            ("input", input, self.input_bytes()),
-            ("output", output, self.output_bytes()),
-            ("state", state, self.state_bytes()),
-        ] {
-            super::require_bytes(&what, name, s, need)?;
-        }
+        self.check(input, output, state)?;
         if self.desc.n == 0 && self.desc.kind != ScanKind::Reduce {
             return Ok(());
         }
@@ -285,6 +294,7 @@ impl ScanPlan {
     /// Reset the state, then dispatch. The caller orders earlier writes of `input` before
     /// this, and later reads of `output` after it, with its own barriers.
     pub fn record(&self, rec: &mut Recorder, input: BufferSlice, output: BufferSlice, state: BufferSlice) -> Result<()> {
+        self.check(input, output, state)?;
         self.record_reset(rec, state);
         rec.barrier(
             &[state.sub(0, self.state_bytes())],

@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use super::Use;
 use super::binning::{self, BinningInput, BinningKernel, BinningPass, BinningPolicy, Ranking, ROLE_BYTE_DIGITS, ROLE_CLASS_ROUNDS, ROLE_CLASS_STEPS, ROLE_PACK_IN, ROLE_SPLIT_IN, ROLE_SPLIT_OUT};
 use crate::error::{invalid, Result};
 use crate::gpu::{self, Access, Buffer, BufferSlice, Context, MemoryLocation, Pipeline, PipelineKey, Recorder};
@@ -549,6 +550,7 @@ impl SortPlan {
         values: Option<(BufferSlice, BufferSlice)>,
         scratch: &SortScratch,
     ) -> Result<()> {
+        self.check(keys_in, keys_out, values.into(), scratch)?;  // before anything is recorded
         self.record_reset(rec, scratch);
         rec.barrier(&self.reset_ranges(scratch), Access::TransferWrite, Access::ComputeReadWrite, "sort: histograms and look-back zeroed");
         self.record_sort(rec, keys_in, keys_out, values, scratch)
@@ -640,7 +642,61 @@ impl SortPlan {
             (SortValues::Split { .. }, false) | (_, true) => invalid(format!("{what}: split values go with a split sort only (a vkprims bug)")),
             (SortValues::None, false) => super::require_values(&what, self.desc.value_bytes, None, self.values_bytes()),
             (SortValues::Array(vi, vo), false) => super::require_values(&what, self.desc.value_bytes, Some((vi, vo)), self.values_bytes()),
+        }?;
+        self.check_disjoint(&what, keys_in, keys_out, values, scratch)
+    }
+
+    /// Whether the inputs may overlap the outputs (a sort in place): the first digit pass
+    /// writes the alternate buffers, and the inputs are last read there. Pass p writes the
+    /// output where (passes - 1 - p) is even, so for an even number of passes; pairs packed
+    /// into words go through the alternates from the first pass on.
+    pub fn sorts_in_place(&self) -> bool {
+        let passes = self.desc.passes();
+        if self.packed { passes > 1 } else { passes % 2 == 0 }
+    }
+
+    /// The scratch ranges a sort touches (named `names`: keys_alt, values_alt, hist, state),
+    /// for [`super::require_disjoint`]; `moves_values`: the sort is given values. The alternate
+    /// buffers take every pass's output but the last's, so a single pass of planes leaves them be.
+    pub(crate) fn scratch_uses(&self, scratch: &SortScratch, moves_values: bool, names: [&'static str; 4]) -> [Use<'static>; 4] {
+        let (ka, va) = self.alt_bytes();
+        let alternates = self.packed || self.desc.passes() > 1;
+        [
+            Use::written(names[0], scratch.keys_alt, if alternates { ka } else { 0 }),
+            Use::written(names[1], scratch.values_alt, if alternates && (moves_values || self.packed) { va } else { 0 }),
+            Use::written(names[2], scratch.hist, self.hist_bytes()),
+            Use::written(names[3], scratch.state, self.state_bytes()),
+        ]
+    }
+
+    /// Every range a sort writes is its own; the inputs may overlap the outputs where
+    /// [`SortPlan::sorts_in_place`].
+    fn check_disjoint(&self, what: &str, keys_in: BufferSlice, keys_out: BufferSlice, values: SortValues, scratch: &SortScratch) -> Result<()> {
+        let (kb, vb) = (self.keys_bytes(), self.values_bytes());
+        let mut uses = vec![Use::read("keys_in", keys_in, kb), Use::written("keys_out", keys_out, kb)];
+        uses.extend(self.scratch_uses(scratch, !matches!(values, SortValues::None), ["keys_alt", "values_alt", "hist", "state"]));
+        match values {
+            SortValues::Array(vi, vo) => uses.extend([Use::read("values_in", vi, vb), Use::written("values_out", vo, vb)]),
+            SortValues::Split { lo_in, hi_in, lo_out, hi_out } => {
+                let w = 4 * self.desc.n;
+                uses.extend([
+                    Use::read("values_lo_in", lo_in, w),
+                    Use::read("values_hi_in", hi_in, w),
+                    Use::written("values_lo_out", lo_out, w),
+                    Use::written("values_hi_out", hi_out, w),
+                ]);
+            }
+            SortValues::None => {}
         }
+        let mut in_place = Vec::new();
+        if self.sorts_in_place() {
+            for i in ["keys_in", "values_in", "values_lo_in", "values_hi_in"] {
+                for o in ["keys_out", "values_out", "values_lo_out", "values_hi_out"] {
+                    in_place.push((i, o));
+                }
+            }
+        }
+        super::require_disjoint(what, &uses, &in_place)
     }
 
     /// The sort after its upfront histogram: the digit offsets (unless every pass's tile 0
