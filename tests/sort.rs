@@ -894,25 +894,30 @@ fn in_place_where_safe_and_overlaps_refused() {
         let s = SortScratch { keys_alt: bufs[0].slice(), values_alt: bufs[1].slice(), hist: bufs[2].slice(), state: bufs[3].slice() };
         (bufs, s)
     };
-    // u32 pairs over four passes, keys and values each sorted in place.
+    // u32 pairs over four passes, keys and values each sorted in place; a pass where every key
+    // has the same digit (all of them for equal keys, the first three for keys that differ
+    // only in the top digit) copies.
     let mut d = SortDesc::new(KeyType::U32, n);
     d.value_bytes = 4;
     let plan = SortPlan::new(&ctx, d.clone()).unwrap();
     assert!(plan.sorts_in_place());
-    let keys = sort_keys(KeyPattern::FewDistinct, KeyType::U32, n as usize, 3);
-    let values: Vec<u32> = (0..n as u32).collect();
-    let kbuf = gpu::upload(&ctx, bytemuck::cast_slice(&keys), "keys").unwrap();
-    let vbuf = gpu::upload(&ctx, bytemuck::cast_slice(&values), "values").unwrap();
     let (_bufs, scratch) = scratch_of(&plan);
-    let mut rec = Recorder::new(&ctx, "in place").unwrap();
-    plan.record(&mut rec, kbuf.slice(), kbuf.slice(), Some((vbuf.slice(), vbuf.slice())), &scratch).unwrap();
-    rec.barrier(&[kbuf.slice(), vbuf.slice()], Access::ComputeWrite, Access::TransferRead, "sorted pairs read back");
-    rec.submit_and_wait().unwrap();
-    drop(rec);
-    let got_k: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu::download(&ctx, kbuf.slice()).unwrap());
-    let got_v: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu::download(&ctx, vbuf.slice()).unwrap());
-    if let Some(e) = sort::check(&d, &keys, Some(&values), &got_k, Some(&got_v)) {
-        panic!("in place: {e}");
+    let values: Vec<u32> = (0..n as u32).collect();
+    let keys = sort_keys(KeyPattern::FewDistinct, KeyType::U32, n as usize, 3);
+    let kbuf = gpu::upload(&ctx, bytemuck::cast_slice(&keys), "keys").unwrap();
+    for pattern in [KeyPattern::AllEqual, KeyPattern::TopDigitOnly, KeyPattern::FewDistinct] {
+        let keys = sort_keys(pattern, KeyType::U32, n as usize, 3);
+        let (k, v) = (gpu::upload(&ctx, bytemuck::cast_slice(&keys), "keys").unwrap(), gpu::upload(&ctx, bytemuck::cast_slice(&values), "values").unwrap());
+        let mut rec = Recorder::new(&ctx, "in place").unwrap();
+        plan.record(&mut rec, k.slice(), k.slice(), Some((v.slice(), v.slice())), &scratch).unwrap();
+        rec.barrier(&[k.slice(), v.slice()], Access::ComputeWrite, Access::TransferRead, "sorted pairs read back");
+        rec.submit_and_wait().unwrap();
+        drop(rec);
+        let got_k: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu::download(&ctx, k.slice()).unwrap());
+        let got_v: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu::download(&ctx, v.slice()).unwrap());
+        if let Some(e) = sort::check(&d, &keys, Some(&values), &got_k, Some(&got_v)) {
+            panic!("in place, {pattern:?}: {e}");
+        }
     }
 
     // The output and the alternate keys as neighbouring ranges of one buffer: accepted, right.

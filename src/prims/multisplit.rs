@@ -507,7 +507,7 @@ impl MultisplitPlan {
         }
         match (self.composed(), &scratch.sort) {
             (Some(c), Some(s)) => {
-                // Split by ids or splitters, the sort always moves a payload (the keys at least).
+                // By ids or splitters the sort always moves a payload (the keys at least).
                 let moves_values = c.by_index.is_some() || values.is_some();
                 uses.extend(c.sort.scratch_uses(s, moves_values, ["sort.keys_alt", "sort.values_alt", "sort.hist", "sort.state"]));
                 if let (Some(ix), Some(bytes)) = (scratch.index, self.index_scratch_bytes()) {

@@ -341,10 +341,10 @@ impl PermPlan {
             Use::written("values_out", values_out, vb),
             Use::written("ids", scratch.ids, n4),
             Use::written("ids_sorted", scratch.ids_sorted, n4),
-            Use::written("sort values_alt (the grouped elements)", scratch.sort.values_alt, if sorted.is_some() { vb } else { 0 }),
-            Use::written("sort keys_alt (the shuffle's scratch)", scratch.sort.keys_alt, n4),
-            Use::written("sort hist", scratch.sort.hist, sorted.map_or(0, |s| s.hist_bytes())),
-            Use::written("sort state", scratch.sort.state, sorted.map_or(0, |s| s.state_bytes())),
+            Use::written("sort.values_alt (the grouped elements)", scratch.sort.values_alt, if sorted.is_some() { vb } else { 0 }),
+            Use::written("sort.keys_alt (the shuffle's scratch)", scratch.sort.keys_alt, n4),
+            Use::written("sort.hist", scratch.sort.hist, sorted.map_or(0, |s| s.hist_bytes())),
+            Use::written("sort.state", scratch.sort.state, sorted.map_or(0, |s| s.state_bytes())),
         ];
         for u in &uses {
             super::require_bytes(&what, u.name, u.slice, u.bytes)?;
