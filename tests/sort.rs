@@ -949,8 +949,9 @@ fn in_place_where_safe_and_overlaps_refused() {
     let over = SortScratch { keys_alt: shared.slice().sub(at - 256, kb), ..scratch };
     refused(&plan, kin.slice(), shared.slice().sub(0, kb), Some((vin.slice(), vout.slice())), &over, "keys_out and keys_alt overlap");
     refused(&plan, kin.slice(), kbuf.slice(), Some((vin.slice(), kbuf.slice())), &scratch, "keys_out and values_out overlap");
-    let st = SortScratch { state: kin.slice(), ..scratch };
-    refused(&plan, kin.slice(), kbuf.slice(), Some((vin.slice(), vout.slice())), &st, "keys_in and state overlap");
+    let big = Buffer::new(&ctx, kb.max(plan.state_bytes()), MemoryLocation::GpuOnly, "keys in and state").unwrap();
+    let st = SortScratch { state: big.slice(), ..scratch };
+    refused(&plan, big.slice().sub(0, kb), kbuf.slice(), Some((vin.slice(), vout.slice())), &st, "keys_in and state overlap");
     // Three passes (a 24-bit range): the first writes the output, so no sort in place.
     let mut d3 = d.clone();
     d3.bits = (0, 24);
