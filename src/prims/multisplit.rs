@@ -480,20 +480,8 @@ impl MultisplitPlan {
                 None => return invalid(format!("{what}: a split into more than 256 buckets by ids or splitters needs the index scratch")),
             }
         }
-        self.check_disjoint(&what, (keys_in, keys_out), values, aux, offsets_out, scratch)
-    }
-
-    /// Every range a split writes is its own, and the split is out of place: a tile's
-    /// fallback reads its predecessor's input, as may the gather of a composed split.
-    fn check_disjoint(
-        &self,
-        what: &str,
-        (keys_in, keys_out): (BufferSlice, BufferSlice),
-        values: Option<(BufferSlice, BufferSlice)>,
-        aux: Option<BufferSlice>,
-        offsets_out: Option<BufferSlice>,
-        scratch: &MultisplitScratch,
-    ) -> Result<()> {
+        // Every range a split writes is its own, and the split is out of place: a tile's
+        // fallback reads its predecessor's input, as may the gather of a composed split.
         let (kb, vb) = (self.keys_bytes(), self.values_bytes());
         let mut uses = vec![Use::read("keys_in", keys_in, kb), Use::written("keys_out", keys_out, kb)];
         if let Some((vi, vo)) = values {
@@ -516,7 +504,7 @@ impl MultisplitPlan {
             }
             _ => uses.extend([Use::written("hist", scratch.hist, self.hist_bytes()), Use::written("state", scratch.state, self.state_bytes())]),
         }
-        super::require_disjoint(what, &uses, &[])
+        super::require_disjoint(&what, &uses, &[])
     }
 
     /// Zero the histogram and look-back state (before every split, then a barrier).
