@@ -105,41 +105,53 @@ pub(crate) fn require_bytes(what: &str, name: &str, s: crate::gpu::BufferSlice, 
 }
 
 /// How a primitive uses a range it is given: the bytes it touches from the range's start, and
-/// whether it writes them.
+/// its part: an input (only read), an output, or scratch (both written).
 #[derive(Clone, Copy)]
 pub(crate) struct Use<'a> {
     pub name: &'a str,
     pub slice: crate::gpu::BufferSlice,
     pub bytes: u64,
-    pub written: bool,
+    pub role: Role,
+}
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    Input,
+    Output,
+    Scratch,
 }
 impl<'a> Use<'a> {
-    pub fn read(name: &'a str, slice: crate::gpu::BufferSlice, bytes: u64) -> Use<'a> {
-        Use { name, slice, bytes, written: false }
+    pub fn input(name: &'a str, slice: crate::gpu::BufferSlice, bytes: u64) -> Use<'a> {
+        Use { name, slice, bytes, role: Role::Input }
     }
-    pub fn written(name: &'a str, slice: crate::gpu::BufferSlice, bytes: u64) -> Use<'a> {
-        Use { name, slice, bytes, written: true }
+    pub fn output(name: &'a str, slice: crate::gpu::BufferSlice, bytes: u64) -> Use<'a> {
+        Use { name, slice, bytes, role: Role::Output }
+    }
+    pub fn scratch(name: &'a str, slice: crate::gpu::BufferSlice, bytes: u64) -> Use<'a> {
+        Use { name, slice, bytes, role: Role::Scratch }
+    }
+    fn written(&self) -> bool {
+        self.role != Role::Input
     }
 }
 
 /// Refuse ranges of one buffer that share a byte where either is written (before recording):
 /// a workgroup would read what another writes, or two passes would clobber each other, and
-/// the result would be silently wrong. Ranges only read may overlap; so may the pairs in
-/// `in_place` (names), which the caller knows are safe (an input last read before the first
-/// write of an output). Call after [`require_bytes`] for each range.
-pub(crate) fn require_disjoint(what: &str, uses: &[Use], in_place: &[(&str, &str)]) -> Result<()> {
+/// the result would be silently wrong. Inputs may overlap each other; with `in_place` (which
+/// the caller knows is safe: every input last read before the first write of an output) they
+/// may overlap the outputs too. Call after [`require_bytes`] for each range.
+pub(crate) fn require_disjoint(what: &str, uses: &[Use], in_place: bool) -> Result<()> {
     for (i, a) in uses.iter().enumerate() {
         for b in &uses[i + 1..] {
             let (a0, b0) = (a.slice.offset, b.slice.offset);
             let overlap = a.slice.buffer == b.slice.buffer && a.bytes > 0 && b.bytes > 0 && a0 < b0 + b.bytes && b0 < a0 + a.bytes;
-            let allowed = in_place.iter().any(|&(x, y)| (x, y) == (a.name, b.name) || (y, x) == (a.name, b.name));
-            if overlap && (a.written || b.written) && !allowed {
+            let allowed = in_place && matches!((a.role, b.role), (Role::Input, Role::Output) | (Role::Output, Role::Input));
+            if overlap && (a.written() || b.written()) && !allowed {
                 let (lo, hi) = (a0.max(b0), (a0 + a.bytes).min(b0 + b.bytes));
                 return invalid(format!(
                     "{what}: {} and {} overlap (bytes {lo}..{hi} of one buffer) and {} written: give each its own range",
                     a.name,
                     b.name,
-                    if a.written && b.written { "both are" } else { "one is" }
+                    if a.written() && b.written() { "both are" } else { "one is" }
                 ));
             }
         }

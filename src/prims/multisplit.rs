@@ -483,15 +483,15 @@ impl MultisplitPlan {
         // Every range a split writes is its own, and the split is out of place: a tile's
         // fallback reads its predecessor's input, as may the gather of a composed split.
         let (kb, vb) = (self.keys_bytes(), self.values_bytes());
-        let mut uses = vec![Use::read("keys_in", keys_in, kb), Use::written("keys_out", keys_out, kb)];
+        let mut uses = vec![Use::input("keys_in", keys_in, kb), Use::output("keys_out", keys_out, kb)];
         if let Some((vi, vo)) = values {
-            uses.extend([Use::read("values_in", vi, vb), Use::written("values_out", vo, vb)]);
+            uses.extend([Use::input("values_in", vi, vb), Use::output("values_out", vo, vb)]);
         }
         if let Some(a) = aux {
-            uses.push(Use::read("bucket ids / splitters", a, self.aux_bytes()));
+            uses.push(Use::input("bucket ids / splitters", a, self.aux_bytes()));
         }
         if let Some(o) = offsets_out {
-            uses.push(Use::written("offsets_out", o, self.offsets_bytes()));
+            uses.push(Use::output("offsets_out", o, self.offsets_bytes()));
         }
         match (self.composed(), &scratch.sort) {
             (Some(c), Some(s)) => {
@@ -499,12 +499,12 @@ impl MultisplitPlan {
                 let moves_values = c.by_index.is_some() || values.is_some();
                 uses.extend(c.sort.scratch_uses(s, moves_values, ["sort.keys_alt", "sort.values_alt", "sort.hist", "sort.state"]));
                 if let (Some(ix), Some(bytes)) = (scratch.index, self.index_scratch_bytes()) {
-                    uses.push(Use::written("index", ix, bytes));
+                    uses.push(Use::scratch("index", ix, bytes));
                 }
             }
-            _ => uses.extend([Use::written("hist", scratch.hist, self.hist_bytes()), Use::written("state", scratch.state, self.state_bytes())]),
+            _ => uses.extend([Use::scratch("hist", scratch.hist, self.hist_bytes()), Use::scratch("state", scratch.state, self.state_bytes())]),
         }
-        super::require_disjoint(&what, &uses, &[])
+        super::require_disjoint(&what, &uses, false)
     }
 
     /// Zero the histogram and look-back state (before every split, then a barrier).

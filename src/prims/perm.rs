@@ -338,21 +338,21 @@ impl PermPlan {
         // buffer), and the shuffle of one group reads the input while writing the output.
         let (n4, sorted) = (self.desc.n * 4, self.sort.as_ref());
         let mut uses = vec![
-            Use::written("values_out", values_out, vb),
-            Use::written("ids", scratch.ids, n4),
-            Use::written("ids_sorted", scratch.ids_sorted, n4),
-            Use::written("sort.values_alt (the grouped elements)", scratch.sort.values_alt, if sorted.is_some() { vb } else { 0 }),
-            Use::written("sort.keys_alt (the shuffle's scratch)", scratch.sort.keys_alt, n4),
-            Use::written("sort.hist", scratch.sort.hist, sorted.map_or(0, |s| s.hist_bytes())),
-            Use::written("sort.state", scratch.sort.state, sorted.map_or(0, |s| s.state_bytes())),
+            Use::output("values_out", values_out, vb),
+            Use::scratch("ids", scratch.ids, n4),
+            Use::scratch("ids_sorted", scratch.ids_sorted, n4),
+            Use::scratch("sort.values_alt (the grouped elements)", scratch.sort.values_alt, if sorted.is_some() { vb } else { 0 }),
+            Use::scratch("sort.keys_alt (the shuffle's scratch)", scratch.sort.keys_alt, n4),
+            Use::scratch("sort.hist", scratch.sort.hist, sorted.map_or(0, |s| s.hist_bytes())),
+            Use::scratch("sort.state", scratch.sort.state, sorted.map_or(0, |s| s.state_bytes())),
         ];
         for u in &uses {
             super::require_bytes(&what, u.name, u.slice, u.bytes)?;
         }
         if let Some(v) = values_in {
-            uses.push(Use::read("values_in", v, vb));
+            uses.push(Use::input("values_in", v, vb));
         }
-        super::require_disjoint(&what, &uses, &[])
+        super::require_disjoint(&what, &uses, false)
     }
 
     /// Zero the sort's carried state (before every permutation, then a barrier).

@@ -262,14 +262,14 @@ impl ScanPlan {
     fn check(&self, input: BufferSlice, output: BufferSlice, state: BufferSlice) -> Result<()> {
         let what = self.desc.label();
         let uses = [
-            Use::read("input", input, self.input_bytes()),
-            Use::written("output", output, self.output_bytes()),
-            Use::written("state", state, self.state_bytes()),
+            Use::input("input", input, self.input_bytes()),
+            Use::output("output", output, self.output_bytes()),
+            Use::scratch("state", state, self.state_bytes()),
         ];
         for u in &uses {
             super::require_bytes(&what, u.name, u.slice, u.bytes)?;
         }
-        super::require_disjoint(&what, &uses, &[])
+        super::require_disjoint(&what, &uses, false)
     }
 
     /// The dispatch alone, on state that was reset since the last dispatch.

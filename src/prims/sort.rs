@@ -662,10 +662,10 @@ impl SortPlan {
         let (ka, va) = self.alt_bytes();
         let alternates = self.packed || self.desc.passes() > 1;
         [
-            Use::written(names[0], scratch.keys_alt, if alternates { ka } else { 0 }),
-            Use::written(names[1], scratch.values_alt, if alternates && (moves_values || self.packed) { va } else { 0 }),
-            Use::written(names[2], scratch.hist, self.hist_bytes()),
-            Use::written(names[3], scratch.state, self.state_bytes()),
+            Use::scratch(names[0], scratch.keys_alt, if alternates { ka } else { 0 }),
+            Use::scratch(names[1], scratch.values_alt, if alternates && (moves_values || self.packed) { va } else { 0 }),
+            Use::scratch(names[2], scratch.hist, self.hist_bytes()),
+            Use::scratch(names[3], scratch.state, self.state_bytes()),
         ]
     }
 
@@ -673,30 +673,22 @@ impl SortPlan {
     /// [`SortPlan::sorts_in_place`].
     fn check_disjoint(&self, what: &str, keys_in: BufferSlice, keys_out: BufferSlice, values: SortValues, scratch: &SortScratch) -> Result<()> {
         let (kb, vb) = (self.keys_bytes(), self.values_bytes());
-        let mut uses = vec![Use::read("keys_in", keys_in, kb), Use::written("keys_out", keys_out, kb)];
+        let mut uses = vec![Use::input("keys_in", keys_in, kb), Use::output("keys_out", keys_out, kb)];
         uses.extend(self.scratch_uses(scratch, !matches!(values, SortValues::None), ["keys_alt", "values_alt", "hist", "state"]));
         match values {
-            SortValues::Array(vi, vo) => uses.extend([Use::read("values_in", vi, vb), Use::written("values_out", vo, vb)]),
+            SortValues::Array(vi, vo) => uses.extend([Use::input("values_in", vi, vb), Use::output("values_out", vo, vb)]),
             SortValues::Split { lo_in, hi_in, lo_out, hi_out } => {
                 let w = 4 * self.desc.n;
                 uses.extend([
-                    Use::read("values_lo_in", lo_in, w),
-                    Use::read("values_hi_in", hi_in, w),
-                    Use::written("values_lo_out", lo_out, w),
-                    Use::written("values_hi_out", hi_out, w),
+                    Use::input("values_lo_in", lo_in, w),
+                    Use::input("values_hi_in", hi_in, w),
+                    Use::output("values_lo_out", lo_out, w),
+                    Use::output("values_hi_out", hi_out, w),
                 ]);
             }
             SortValues::None => {}
         }
-        let mut in_place = Vec::new();
-        if self.sorts_in_place() {
-            for i in ["keys_in", "values_in", "values_lo_in", "values_hi_in"] {
-                for o in ["keys_out", "values_out", "values_lo_out", "values_hi_out"] {
-                    in_place.push((i, o));
-                }
-            }
-        }
-        super::require_disjoint(what, &uses, &in_place)
+        super::require_disjoint(what, &uses, self.sorts_in_place())
     }
 
     /// The sort after its upfront histogram: the digit offsets (unless every pass's tile 0
