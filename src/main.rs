@@ -50,13 +50,16 @@ impl DeviceArgs {
 enum Cmd {
     /// List the Vulkan devices.
     Devices {
+        /// Print JSON in place of the table.
         #[arg(long)]
         json: bool,
     },
     /// Print a device's fingerprint.
     Info {
+        /// Device index (see `vkprims devices`) or name substring; default: the best GPU present.
         #[arg(long)]
         device: Option<String>,
+        /// Print JSON in place of text.
         #[arg(long)]
         json: bool,
     },
@@ -89,12 +92,16 @@ enum Cmd {
 
 #[derive(Args)]
 struct ScanArgs {
+    /// Input .npy: a 1-D array of u32, i32 or f32.
     #[arg(long = "in")]
     input: PathBuf,
+    /// Output .npy of the input's dtype: n elements, or one for `reduce`.
     #[arg(long = "out")]
     output: PathBuf,
+    /// exclusive or inclusive scan, or reduce (the total alone).
     #[arg(long, default_value = "exclusive", value_parser = ["exclusive", "inclusive", "reduce"])]
     kind: String,
+    /// The operator (integer add wraps; f32 add is within the README's stated tolerance).
     #[arg(long, default_value = "add", value_parser = ["add", "min", "max"])]
     op: String,
     #[command(flatten)]
@@ -103,14 +110,20 @@ struct ScanArgs {
 
 #[derive(Args)]
 struct SortArgs {
+    /// Keys .npy: a 1-D array of u32, i32, f32, u64, i64 or f64.
     #[arg(long = "in")]
     input: PathBuf,
+    /// The sorted keys (.npy, the keys' dtype).
     #[arg(long = "out")]
     output: PathBuf,
+    /// Values .npy moved with their keys: the keys' length, any 4- or 8-byte dtype (with
+    /// --values-out).
     #[arg(long)]
     values: Option<PathBuf>,
+    /// The values in their keys' sorted order (.npy, the values' dtype).
     #[arg(long = "values-out")]
     values_out: Option<PathBuf>,
+    /// Largest key first; still stable (equal keys keep their input order).
     #[arg(long)]
     descending: bool,
     /// Sort by bits LO..HI of the key only (like CUB's begin_bit/end_bit).
@@ -122,13 +135,17 @@ struct SortArgs {
 
 #[derive(Args)]
 struct MultisplitArgs {
+    /// Keys .npy: a 1-D array of u32, i32, f32, u64, i64 or f64 (splitters compare them in
+    /// their order, floats in totalOrder; --bits takes the raw key's bits).
     #[arg(long = "in")]
     input: PathBuf,
+    /// The keys, bucket 0's first, then bucket 1's, ... (.npy, the keys' dtype).
     #[arg(long = "out")]
     output: PathBuf,
     /// u32 bucket ids, one per key (with --buckets).
     #[arg(long, requires = "buckets", conflicts_with_all = ["bits", "splitters"])]
     bucket_ids: Option<PathBuf>,
+    /// The bucket count B for --bucket-ids, 2 to 65,536 (an id >= B is an error).
     #[arg(long)]
     buckets: Option<u32>,
     /// Bits LO:HI of the raw key: 2^(HI-LO) buckets.
@@ -137,10 +154,14 @@ struct MultisplitArgs {
     /// Sorted splitters of the keys' dtype: splitters + 1 buckets.
     #[arg(long)]
     splitters: Option<PathBuf>,
+    /// Values .npy moved with their keys: the keys' length, any 4- or 8-byte dtype (with
+    /// --values-out).
     #[arg(long)]
     values: Option<PathBuf>,
+    /// The values in their keys' output order (.npy, the values' dtype).
     #[arg(long = "values-out")]
     values_out: Option<PathBuf>,
+    /// The bucket offsets (.npy, B + 1 u32: an exclusive prefix, the last one n).
     #[arg(long = "offsets-out")]
     offsets_out: Option<PathBuf>,
     /// stable: input order kept within each bucket; atomic: workgroup atomics, order
@@ -153,12 +174,16 @@ struct MultisplitArgs {
 
 #[derive(Args)]
 struct PermArgs {
+    /// Permute 0..N-1, N an integer or a power such as 2^28 (the output is u32: N < 2^30).
     #[arg(long, conflicts_with = "input", required_unless_present = "input")]
     n: Option<String>,
+    /// Or shuffle this .npy array (a 1-D array of any 4- or 8-byte dtype).
     #[arg(long = "in")]
     input: Option<PathBuf>,
+    /// The Philox key: one seed, one permutation.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// The permutation or the shuffled array (.npy).
     #[arg(long = "out")]
     output: PathBuf,
     /// Bit-for-bit reproducible output: the same on every GPU, subgroup width and run, equal
@@ -193,16 +218,21 @@ struct SelftestArgs {
 
 #[derive(Args)]
 struct CompareArgs {
+    /// The baseline results file (`bench --json`).
     old: PathBuf,
+    /// The results file compared with it.
     new: PathBuf,
+    /// How much slower a row may get before it counts as a regression (5% or 0.05).
     #[arg(long, default_value = "5%")]
     threshold: String,
 }
 
 #[derive(Args)]
 struct PlotArgs {
+    /// Results files (`bench --json`), one line style each.
     #[arg(required = true)]
     files: Vec<PathBuf>,
+    /// The SVG to write.
     #[arg(long)]
     out: PathBuf,
     /// Only primitives whose name contains one of these (the copy lines always show).
@@ -216,6 +246,7 @@ struct PlotArgs {
 
 #[derive(Args)]
 struct PipelinesArgs {
+    /// Compile each pipeline and print the driver's statistics (registers, spills, ...).
     #[arg(long)]
     stats: bool,
     /// Binning-pass policies of the sort pipelines to list (default: the default policy).
@@ -236,10 +267,13 @@ struct BenchArgs {
     /// 2^16,2^20,2^22 on CPU devices.
     #[arg(long, value_delimiter = ',')]
     n: Vec<String>,
+    /// Scan kinds: exclusive, inclusive, reduce.
     #[arg(long, value_delimiter = ',', default_value = "exclusive,inclusive,reduce")]
     kind: Vec<String>,
+    /// Scan operators: add, min, max.
     #[arg(long, value_delimiter = ',', default_value = "add")]
     op: Vec<String>,
+    /// Scan dtypes: u32, i32, f32.
     #[arg(long, value_delimiter = ',', default_value = "u32")]
     dtype: Vec<String>,
     /// Sort key types (u32, i32, f32, u64, i64, f64).
@@ -311,6 +345,7 @@ struct BenchArgs {
     /// back-to-back trials, minus the resets timed alone.
     #[arg(long, default_value = "per-trial", value_parser = ["per-trial", "batch"])]
     mode: String,
+    /// Trials between the timestamps of one sample in batch mode.
     #[arg(long, default_value_t = 10)]
     batch_size: u32,
     /// Samples per row (default 20 on GPUs, 5 on CPU devices); exclusive with --max-noise.
@@ -322,9 +357,10 @@ struct BenchArgs {
     /// ...with at least this many samples...
     #[arg(long, default_value_t = 10)]
     min_samples: u32,
-    /// ...or until this many seconds per row, or this many samples.
+    /// ...or until this many seconds per row (or --max-samples samples).
     #[arg(long, default_value_t = 10.0)]
     timeout: f64,
+    /// The most samples a row takes under --max-noise.
     #[arg(long, default_value_t = 1000)]
     max_samples: u32,
     /// Untimed trials at the start of each row's first command buffer.
@@ -347,6 +383,7 @@ struct BenchArgs {
     /// Write the results file (schema vkprims.bench/1).
     #[arg(long)]
     json: Option<PathBuf>,
+    /// Write the rows as CSV.
     #[arg(long)]
     csv: Option<PathBuf>,
     #[command(flatten)]
@@ -385,6 +422,7 @@ struct LoadsArgs {
     /// Write the results (schema vkprims.loads/1, with the device fingerprint and git commit).
     #[arg(long)]
     json: Option<PathBuf>,
+    /// Write the rows as CSV.
     #[arg(long)]
     csv: Option<PathBuf>,
     /// Test hook: treat these formats (R16_SFLOAT, ...) or features (bufferDeviceAddress,
@@ -619,11 +657,11 @@ fn run_devices(json: bool) -> vkprims::Result<()> {
 fn run_scan(a: ScanArgs) -> vkprims::Result<()> {
     // The header, then the device's limits, then the data: every error before GPU work.
     let input = npy::NpyInput::open(&a.input)?;
-    let Some(dtype) = input.dtype.scan_dtype() else {
+    let Some(dtype) = input.elem.numeric().and_then(npy::NpyType::scan_dtype) else {
         return Err(Error::Invalid(format!(
             "{}: unsupported dtype '{}' for scan (u32, i32, f32)",
             a.input.display(),
-            input.dtype.descr()
+            input.elem.shown()
         )));
     };
     let outputs = npy::Outputs::claim(&[("--out", Some(&a.output))])?;
@@ -634,7 +672,7 @@ fn run_scan(a: ScanArgs) -> vkprims::Result<()> {
     let words = input.read_words()?;
     let out = plan.run(&ctx, &words)?;
     check_validation(&ctx)?;
-    outputs.write("--out", npy::NpyType::from_scan_dtype(dtype), &out)?;
+    outputs.write("--out", &npy::NpyType::from_scan_dtype(dtype).into(), &out)?;
     outputs.commit()
 }
 
@@ -659,8 +697,8 @@ fn open_values(values: &Option<PathBuf>, values_out: &Option<PathBuf>, keys: &np
 }
 
 /// The values' dtype and words, read after every check.
-fn read_values(vals: Option<npy::NpyInput>) -> vkprims::Result<Option<(npy::NpyType, Vec<u32>)>> {
-    vals.map(|v| Ok((v.dtype, v.read_words()?))).transpose()
+fn read_values(vals: Option<npy::NpyInput>) -> vkprims::Result<Option<(npy::Elem, Vec<u32>)>> {
+    vals.map(|v| Ok((v.elem.clone(), v.read_words()?))).transpose()
 }
 
 /// `LO:HI` (a sort's bit range, a multisplit's bit field).
@@ -672,10 +710,11 @@ fn parse_bit_range(s: &str, what: &str, example: &str) -> vkprims::Result<(u32, 
 
 fn run_sort(a: SortArgs) -> vkprims::Result<()> {
     let keys = npy::NpyInput::open(&a.input)?;
+    let key_type = keys.numeric("sort keys")?;
     let vals = open_values(&a.values, &a.values_out, &keys, &a.input)?;
-    let mut desc = SortDesc::new(keys.dtype.key_type(), keys.n);
+    let mut desc = SortDesc::new(key_type.key_type(), keys.n);
     desc.descending = a.descending;
-    desc.value_bytes = vals.as_ref().map_or(0, |v| v.dtype.bytes() as u32);
+    desc.value_bytes = vals.as_ref().map_or(0, |v| v.elem.bytes() as u32);
     if let Some(b) = &a.bits {
         desc.bits = parse_bit_range(b, "bit range", "0:16")?;
     }
@@ -683,14 +722,13 @@ fn run_sort(a: SortArgs) -> vkprims::Result<()> {
     let ctx = a.dev.open()?;
     desc.subgroup_size = a.dev.subgroup_size;
     let plan = SortPlan::new(&ctx, desc)?;
-    let key_type = keys.dtype;
     let key_words = keys.read_words()?;
     let vals = read_values(vals)?;
     let (k, v) = plan.run(&ctx, &key_words, vals.as_ref().map(|(_, w)| &w[..]))?;
     check_validation(&ctx)?;
-    outputs.write("--out", key_type, &k)?;
+    outputs.write("--out", &key_type.into(), &k)?;
     if let (Some((t, _)), Some(v)) = (vals, v) {
-        outputs.write("--values-out", t, &v)?;
+        outputs.write("--values-out", &t, &v)?;
     }
     outputs.commit()
 }
@@ -706,12 +744,13 @@ fn check_buckets_given(given: Option<u32>, implied: Option<u64>, source: &str) -
 
 fn run_multisplit(a: MultisplitArgs) -> vkprims::Result<()> {
     let keys = npy::NpyInput::open(&a.input)?;
-    let key = keys.dtype.key_type();
+    let key_dtype = keys.numeric("multisplit keys")?;
+    let key = key_dtype.key_type();
     let (source, aux) = match (&a.bucket_ids, a.buckets, &a.bits, &a.splitters) {
         (Some(p), Some(b), None, None) => {
             let ids = npy::NpyInput::open(p)?;
-            if ids.dtype != npy::NpyType::U32 {
-                return Err(Error::Invalid(format!("{}: bucket ids must be uint32 ('<u4'), not '{}'", p.display(), ids.dtype.descr())));
+            if ids.elem != npy::NpyType::U32.into() {
+                return Err(Error::Invalid(format!("{}: bucket ids must be uint32 ('<u4'), not '{}'", p.display(), ids.elem.shown())));
             }
             if ids.n != keys.n {
                 return Err(Error::Invalid(format!("{} bucket ids for {} keys in {}", ids.n, keys.n, a.input.display())));
@@ -726,8 +765,8 @@ fn run_multisplit(a: MultisplitArgs) -> vkprims::Result<()> {
         }
         (None, given, None, Some(p)) => {
             let s = npy::NpyInput::open(p)?;
-            if s.dtype != keys.dtype {
-                return Err(Error::Invalid(format!("{}: splitters must have the keys' dtype '{}'", p.display(), keys.dtype.descr())));
+            if s.elem != keys.elem {
+                return Err(Error::Invalid(format!("{}: splitters must have the keys' dtype '{}'", p.display(), key_dtype.descr())));
             }
             check_buckets_given(given, Some(s.n + 1), &format!("{} splitters", s.n))?;
             (BucketSource::Splitters { count: s.n as u32 }, Some(s))
@@ -736,7 +775,7 @@ fn run_multisplit(a: MultisplitArgs) -> vkprims::Result<()> {
     };
     let vals = open_values(&a.values, &a.values_out, &keys, &a.input)?;
     let mut desc = MultisplitDesc::new(key, keys.n, source);
-    desc.value_bytes = vals.as_ref().map_or(0, |v| v.dtype.bytes() as u32);
+    desc.value_bytes = vals.as_ref().map_or(0, |v| v.elem.bytes() as u32);
     desc.subgroup_size = a.dev.subgroup_size;
     desc.ranking = Ranking::parse(&a.ranking)?;
     // Headers and output paths, then the device's limits, then the data and its checks: all
@@ -748,38 +787,37 @@ fn run_multisplit(a: MultisplitArgs) -> vkprims::Result<()> {
     ])?;
     let ctx = a.dev.open()?;
     let plan = MultisplitPlan::new(&ctx, desc.clone())?;
-    let key_dtype = keys.dtype;
     let key_words = keys.read_words()?;
     let aux_words = aux.map(|a| a.read_words()).transpose()?;
     multisplit::check_aux(&desc, aux_words.as_deref())?;
     let vals = read_values(vals)?;
     let (k, v, o) = plan.run(&ctx, &key_words, vals.as_ref().map(|(_, w)| &w[..]), aux_words.as_deref())?;
     check_validation(&ctx)?;
-    outputs.write("--out", key_dtype, &k)?;
+    outputs.write("--out", &key_dtype.into(), &k)?;
     if let (Some((t, _)), Some(v)) = (vals, v) {
-        outputs.write("--values-out", t, &v)?;
+        outputs.write("--values-out", &t, &v)?;
     }
     if a.offsets_out.is_some() {
-        outputs.write("--offsets-out", npy::NpyType::U32, &o)?;
+        outputs.write("--offsets-out", &npy::NpyType::U32.into(), &o)?;
     }
     outputs.commit()
 }
 
 fn run_perm(a: PermArgs) -> vkprims::Result<()> {
     let PermArgs { n, input, seed, output, reproducible, dev } = a;
-    let (npy_type, n, words) = match (n, input) {
+    let (elem, n, words) = match (n, input) {
         (Some(n), None) => {
             let n = *bench::parse_sizes(&[n])?.first().unwrap();
-            (npy::NpyType::U32, n, None)
+            (npy::Elem::from(npy::NpyType::U32), n, None)
         }
         (None, Some(p)) => {
             let x = npy::NpyInput::open(&p)?;
-            (x.dtype, x.n, Some(x))
+            (x.elem.clone(), x.n, Some(x))
         }
         _ => return Err(Error::Invalid("give --n N or --in X.npy".into())),
     };
     // --n: the permutation of indices (no input array: the passes draw group ids again).
-    let mut desc = if words.is_some() { PermDesc::new(n, npy_type.bytes() as u32, seed) } else { PermDesc::indices(n, seed) };
+    let mut desc = if words.is_some() { PermDesc::new(n, elem.bytes() as u32, seed) } else { PermDesc::indices(n, seed) };
     desc.subgroup_size = dev.subgroup_size;
     desc.reproducible = reproducible;
     let outputs = npy::Outputs::claim(&[("--out", Some(&output))])?;
@@ -788,7 +826,7 @@ fn run_perm(a: PermArgs) -> vkprims::Result<()> {
     let words = words.map(|x| x.read_words()).transpose()?;
     let out = plan.run(&ctx, words.as_deref())?;
     check_validation(&ctx)?;
-    outputs.write("--out", npy_type, &out)?;
+    outputs.write("--out", &elem, &out)?;
     outputs.commit()
 }
 

@@ -1,6 +1,7 @@
-//! .npy input and output for the CLI: 1-D little-endian arrays of 4- and 8-byte integers and
-//! floats, read as raw 32-bit words (two per 8-byte element). The header is checked before
-//! any data is read. Every output is claimed before any GPU work ([`Outputs`]): distinct
+//! .npy input and output for the CLI: 1-D arrays read as raw 32-bit words (two per 8-byte
+//! element): little-endian 4- and 8-byte integers and floats, which the primitives compute on,
+//! and any other fixed-size dtype of 4 or 8 bytes, which a sort's or multisplit's values and a
+//! shuffle move as raw bytes. The header is checked before any data is read. Every output is claimed before any GPU work ([`Outputs`]): distinct
 //! paths, each one's temporary file created; the files are renamed into place only once all
 //! are written, so a failure leaves no output behind.
 
@@ -78,30 +79,86 @@ impl NpyType {
     }
 }
 
+/// An array's element type: one the primitives compute on, or any other fixed-size type of 4
+/// or 8 bytes (complex64, datetime64, big-endian, 4-byte strings, records, ...), moved as raw
+/// bytes and written back under the input's own header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Elem {
+    Num(NpyType),
+    /// `descr` as the header gives it (a quoted type string or a record list).
+    Raw { descr: String, bytes: usize },
+}
+
+impl Elem {
+    pub fn bytes(&self) -> usize {
+        match self {
+            Elem::Num(t) => t.bytes(),
+            Elem::Raw { bytes, .. } => *bytes,
+        }
+    }
+    pub fn numeric(&self) -> Option<NpyType> {
+        match self {
+            Elem::Num(t) => Some(*t),
+            Elem::Raw { .. } => None,
+        }
+    }
+    /// The dtype as errors name it (`<c8`, a record list).
+    pub fn shown(&self) -> &str {
+        match self {
+            Elem::Num(t) => t.descr(),
+            Elem::Raw { descr, .. } => descr.trim_matches('\''),
+        }
+    }
+    /// The header's `descr` value.
+    fn header_descr(&self) -> String {
+        match self {
+            Elem::Num(t) => format!("'{}'", t.descr()),
+            Elem::Raw { descr, .. } => descr.clone(),
+        }
+    }
+}
+
+impl From<NpyType> for Elem {
+    fn from(t: NpyType) -> Elem {
+        Elem::Num(t)
+    }
+}
+
 /// A 1-D .npy file whose header has been checked; the data is read on demand, so a size can
 /// be checked against the device before any of it is read.
 pub struct NpyInput {
     path: PathBuf,
     /// Positioned at the first data byte.
     reader: std::io::BufReader<std::fs::File>,
-    pub dtype: NpyType,
+    pub elem: Elem,
     pub n: u64,
 }
 
 impl NpyInput {
-    /// Open and check the header: a 1-D array of one of the [`NpyType`]s.
+    /// Open and check the header: a 1-D array of a fixed-size dtype of 4 or 8 bytes.
     pub fn open(path: &Path) -> Result<NpyInput> {
         let f = std::fs::File::open(path).map_err(|e| Error::Invalid(format!("{}: {e}", path.display())))?;
         let mut reader = std::io::BufReader::new(f);
         let file = npyz::NpyHeader::from_reader(&mut reader)
             .map_err(|e| Error::Invalid(format!("{}: not a valid .npy file ({})", path.display(), first_line(&e.to_string()))))?;
-        let descr = match file.dtype() {
-            npyz::DType::Plain(t) => t.to_string(),
-            other => other.descr(),
+        let dtype = file.dtype();
+        let elem = match &dtype {
+            npyz::DType::Plain(t) => NpyType::from_descr(&t.to_string()).map(Elem::Num),
+            _ => None,
         };
-        let Some(dtype) = NpyType::from_descr(&descr) else {
+        // (A top-level subarray dtype is not an element type: numpy folds it into the shape.)
+        let raw = match (&dtype, dtype.num_bytes()) {
+            (npyz::DType::Array(..), _) => None,
+            (_, Some(bytes @ (4 | 8))) => Some(Elem::Raw { descr: dtype.descr(), bytes }),
+            _ => None,
+        };
+        let Some(elem) = elem.or(raw) else {
+            let shown = match &dtype {
+                npyz::DType::Plain(t) => t.to_string(),
+                other => other.descr(),
+            };
             return invalid(format!(
-                "{}: unsupported dtype '{descr}' (supported: little-endian <u4 <i4 <f4 <u8 <i8 <f8)",
+                "{}: unsupported dtype '{shown}' (keys and scans: little-endian <u4 <i4 <f4 <u8 <i8 <f8; values and shuffles: any fixed-size dtype of 4 or 8 bytes)",
                 path.display()
             ));
         };
@@ -109,12 +166,24 @@ impl NpyInput {
             return invalid(format!("{}: expected a 1-D array, found shape {:?}", path.display(), file.shape()));
         }
         let n = file.len();
-        Ok(NpyInput { path: path.to_path_buf(), reader, dtype, n })
+        Ok(NpyInput { path: path.to_path_buf(), reader, elem, n })
+    }
+
+    /// The element type where the primitive computes on it (keys, splitters): `role` names
+    /// that use in the error.
+    pub fn numeric(&self, role: &str) -> Result<NpyType> {
+        self.elem.numeric().ok_or_else(|| {
+            Error::Invalid(format!(
+                "{}: unsupported dtype '{}' for {role} (little-endian <u4 <i4 <f4 <u8 <i8 <f8)",
+                self.path.display(),
+                self.elem.shown()
+            ))
+        })
     }
 
     /// Read the data as raw little-endian 32-bit words (two per 8-byte element).
     pub fn read_words(self) -> Result<Vec<u32>> {
-        let (path, n, width) = (self.path, self.n, self.dtype.bytes());
+        let (path, n, width) = (self.path, self.n, self.elem.bytes());
         let mut bytes = Vec::new();
         let mut reader = self.reader;
         reader
@@ -133,10 +202,10 @@ impl NpyInput {
 }
 
 /// Read a 1-D .npy array as raw words.
-pub fn read_words(path: &Path) -> Result<(NpyType, Vec<u32>)> {
+pub fn read_words(path: &Path) -> Result<(Elem, Vec<u32>)> {
     let input = NpyInput::open(path)?;
-    let dtype = input.dtype;
-    Ok((dtype, input.read_words()?))
+    let elem = input.elem.clone();
+    Ok((elem, input.read_words()?))
 }
 
 /// The first non-blank line of a message (npyz's header errors add a parser's caret diagram
@@ -145,16 +214,23 @@ fn first_line(msg: &str) -> &str {
     msg.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("")
 }
 
-/// The bytes of a 1-D .npy (v1.0) array of `dtype` holding `words`.
-fn encode(dtype: NpyType, words: &[u32]) -> Vec<u8> {
-    let n = words.len() * 4 / dtype.bytes();
-    let mut header = format!("{{'descr': '{}', 'fortran_order': False, 'shape': ({n},), }}", dtype.descr());
-    while (10 + header.len() + 1) % 64 != 0 {
+/// The bytes of a 1-D .npy array of `elem` holding `words`: format 1.0, or 2.0 for a header
+/// longer than 65,535 bytes, or 3.0 for one that is not ASCII (a record's field names).
+fn encode(elem: &Elem, words: &[u32]) -> Vec<u8> {
+    let n = words.len() * 4 / elem.bytes();
+    let mut header = format!("{{'descr': {}, 'fortran_order': False, 'shape': ({n},), }}", elem.header_descr());
+    let major: u8 = if !header.is_ascii() { 3 } else if header.len() + 64 <= u16::MAX as usize { 1 } else { 2 };
+    let prefix = if major == 1 { 10 } else { 12 };
+    while (prefix + header.len() + 1) % 64 != 0 {
         header.push(' ');
     }
     header.push('\n');
-    let mut out = b"\x93NUMPY\x01\x00".to_vec();
-    out.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    let mut out = vec![0x93, b'N', b'U', b'M', b'P', b'Y', major, 0];
+    if major == 1 {
+        out.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    } else {
+        out.extend_from_slice(&(header.len() as u32).to_le_bytes());
+    }
     out.extend_from_slice(header.as_bytes());
     out.extend_from_slice(bytemuck::cast_slice(words));
     out
@@ -207,11 +283,11 @@ impl Outputs {
         Ok(out)
     }
 
-    /// Write the output claimed for `option` as a 1-D .npy array of `dtype` (to its
+    /// Write the output claimed for `option` as a 1-D .npy array of `elem` (to its
     /// temporary: it appears at its path on commit).
-    pub fn write(&self, option: &str, dtype: NpyType, words: &[u32]) -> Result<()> {
+    pub fn write(&self, option: &str, elem: &Elem, words: &[u32]) -> Result<()> {
         let (_, path, tmp) = self.files.iter().find(|(o, ..)| *o == option).expect("output claimed");
-        std::fs::write(tmp, encode(dtype, words)).map_err(|e| Error::Invalid(format!("{}: cannot write ({e})", path.display())))
+        std::fs::write(tmp, encode(elem, words)).map_err(|e| Error::Invalid(format!("{}: cannot write ({e})", path.display())))
     }
 
     /// Rename every written temporary into place (should one fail, the drop removes those

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use vkprims::prims::scan::{self, ScanKind, ScanOp};
-use vkprims::npy::NpyType;
+use vkprims::npy::{Elem, NpyType};
 use vkprims::prims::sort::{self, KeyType, SortDesc};
 use vkprims::prims::DType;
 
@@ -39,9 +39,11 @@ fn tmp(name: &str) -> PathBuf {
     p
 }
 
-/// A .npy file with any header, and any amount of data after it.
+/// A .npy file with any header, and any amount of data after it (`descr` a type string, or a
+/// record's list).
 fn npy_bytes(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
-    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
+    let descr = if descr.starts_with('[') { descr.to_string() } else { format!("'{descr}'") };
+    let mut header = format!("{{'descr': {descr}, 'fortran_order': False, 'shape': {shape}, }}");
     while (10 + header.len() + 1) % 64 != 0 {
         header.push(' ');
     }
@@ -54,11 +56,15 @@ fn npy_bytes(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
 }
 
 fn write_words(path: &Path, descr: &str, words: &[u32]) {
-    let per = if descr.ends_with('8') { 2 } else { 1 };
+    write_elems(path, descr, if descr.ends_with('8') { 2 } else { 1 }, words);
+}
+
+/// `words` as elements of `per` words each under `descr`.
+fn write_elems(path: &Path, descr: &str, per: usize, words: &[u32]) {
     std::fs::write(path, npy_bytes(descr, &format!("({},)", words.len() / per), bytemuck::cast_slice(words))).unwrap();
 }
 
-fn read_words(path: &Path) -> (NpyType, Vec<u32>) {
+fn read_words(path: &Path) -> (Elem, Vec<u32>) {
     vkprims::npy::read_words(path).unwrap()
 }
 
@@ -121,7 +127,7 @@ fn scan_kinds_ops_and_dtypes_through_npy() {
             let o = run(&["scan", "--in", inp.to_str().unwrap(), "--out", outp.to_str().unwrap(), "--kind", kind, "--op", op]);
             assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
             let (dt, got) = read_words(&outp);
-            assert_eq!(dt, NpyType::from_scan_dtype(dtype));
+            assert_eq!(dt, NpyType::from_scan_dtype(dtype).into());
             let mut desc = scan::ScanDesc::new(dtype, ScanOp::parse(op).unwrap(), ScanKind::parse(kind).unwrap(), input.len() as u64);
             desc.subgroup_size = None;
             assert_eq!(scan::check(&desc, &input, &got), None, "{dtype} {kind} {op}");
@@ -286,14 +292,31 @@ fn sort_keys_and_pairs_through_npy() {
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let ((kt, k), (vt, v)) = (read_words(&ko), read_words(&vo));
-    assert_eq!((kt, vt), (NpyType::U64, NpyType::F32));
+    assert_eq!((kt, vt), (NpyType::U64.into(), NpyType::F32.into()));
     let mut desc = SortDesc::new(KeyType::U64, n as u64);
     desc.value_bytes = 4;
     desc.descending = true;
     desc.bits = (8, 56);
     assert_eq!(sort::check(&desc, &keys, Some(&vals), &k, Some(&v)), None);
 
+    // Values of another 8-byte dtype (complex64), moved as raw bytes under their own header;
+    // as keys it is refused.
+    let (cp, co) = (tmp("c64.npy"), tmp("c64-sorted.npy"));
+    let cvals: Vec<u32> = (0..2 * n as u32).map(|i| i ^ 0x5555_0000).collect();
+    write_elems(&cp, "<c8", 2, &cvals);
+    let o = run(&[
+        "sort", "--in", kp.to_str().unwrap(), "--out", ko.to_str().unwrap(), "--values", cp.to_str().unwrap(), "--values-out",
+        co.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let ((_, k), (ct, c)) = (read_words(&ko), read_words(&co));
+    assert_eq!(ct, read_words(&cp).0);
+    let mut desc = SortDesc::new(KeyType::U64, n as u64);
+    desc.value_bytes = 8;
+    assert_eq!(sort::check(&desc, &keys, Some(&cvals), &k, Some(&c)), None);
     let out = tmp("never-sorted.npy");
+    let o = run(&["sort", "--in", cp.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_error(&o, "unsupported dtype '<c8' for sort keys", Some(&out));
     let o = run(&["sort", "--in", kp.to_str().unwrap(), "--out", out.to_str().unwrap(), "--values", vp.to_str().unwrap()]);
     assert_error(&o, "--values and --values-out go together", Some(&out));
     let short = tmp("short.npy");
@@ -358,6 +381,19 @@ fn multisplit_through_npy() {
     d.ranking = vkprims::prims::binning::Ranking::Atomic;
     let (k, v, off) = (read_words(&ko).1, read_words(&vo).1, read_words(&oo).1);
     assert_eq!(multisplit::check(&d, &keys, Some(&vals), Some(&ids), (&k, Some(&v), &off)), None);
+    // Big-endian values are moved as raw bytes, under their own header.
+    let bv = tmp("ms-v-be.npy");
+    write_words(&bv, ">i4", &vals);
+    let o = run(&[
+        "multisplit", "--in", kp.to_str().unwrap(), "--bucket-ids", ip.to_str().unwrap(), "--buckets", "37", "--out",
+        ko.to_str().unwrap(), "--values", bv.to_str().unwrap(), "--values-out", vo.to_str().unwrap(), "--offsets-out",
+        oo.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    d.ranking = vkprims::prims::binning::Ranking::Stable;
+    let ((_, k), (vt, v), (_, off)) = (read_words(&ko), read_words(&vo), read_words(&oo));
+    assert_eq!(vt, read_words(&bv).0);
+    assert_eq!(multisplit::check(&d, &keys, Some(&vals), Some(&ids), (&k, Some(&v), &off)), None);
 
     // Errors: one line, exit 2, no output.
     let out = tmp("ms-never.npy");
@@ -378,6 +414,12 @@ fn multisplit_through_npy() {
     assert_error(&o, "2 bucket ids for 7001 keys", Some(&out));
     let o = run(&["multisplit", "--in", kp.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert_error(&o, "give one bucket source", Some(&out));
+    let o = run(&["multisplit", "--in", kp.to_str().unwrap(), "--splitters", short.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_error(&o, "splitters must have the keys' dtype '<f4'", Some(&out));
+    let be = tmp("ms-be.npy");
+    write_words(&be, ">u4", &vals);
+    let o = run(&["multisplit", "--in", be.to_str().unwrap(), "--bits", "0:4", "--out", out.to_str().unwrap()]);
+    assert_error(&o, "unsupported dtype '>u4' for multisplit keys", Some(&out));
     let o = run(&["multisplit", "--in", kp.to_str().unwrap(), "--bits", "0:17", "--out", out.to_str().unwrap()]);
     assert_error(&o, "131072 buckets", Some(&out));
     // More than 256 buckets from a bit field compose passes.
@@ -394,7 +436,7 @@ fn perm_through_npy() {
     let o = run(&["perm", "--n", "1000", "--seed", "5", "--out", out.to_str().unwrap(), "--reproducible"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let (t, p) = read_words(&out);
-    assert_eq!(t, NpyType::U32);
+    assert_eq!(t, NpyType::U32.into());
     assert_eq!(p, perm::reference(1000, 5));
     // Shuffle an f64 array: the same permutation applied to 8-byte elements.
     let x: Vec<u32> = (0..777u32).flat_map(|i| { let f = (i as f64 * 0.5).to_bits(); [f as u32, (f >> 32) as u32] }).collect();
@@ -403,7 +445,26 @@ fn perm_through_npy() {
     let o = run(&["perm", "--in", xp.to_str().unwrap(), "--seed", "9", "--out", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let order = perm::reference_order(&PermDesc::new(777, 8, 9));
-    assert_eq!(read_words(&out), (NpyType::F64, vkprims::prims::sort::gather(&x, 2, &order)));
+    assert_eq!(read_words(&out), (NpyType::F64.into(), vkprims::prims::sort::gather(&x, 2, &order)));
+    // Any other 4- or 8-byte dtype is moved as raw bytes under its own header: a record with
+    // a big-endian field, and datetime64.
+    for (descr, per) in [("[('a', '<u2'), ('b', '>i2')]", 1usize), ("<M8[ns]", 2)] {
+        let n = 1_234usize;
+        let x: Vec<u32> = (0..(n * per) as u32).map(|i| i.wrapping_mul(0x9E37_79B9)).collect();
+        write_elems(&xp, descr, per, &x);
+        let o = run(&["perm", "--in", xp.to_str().unwrap(), "--seed", "3", "--out", out.to_str().unwrap(), "--reproducible"]);
+        assert!(o.status.success(), "{descr}: {}", String::from_utf8_lossy(&o.stderr));
+        let order = perm::reference_order(&PermDesc::new(n as u64, 4 * per as u32, 3));
+        let (t, got) = read_words(&out);
+        assert!(matches!(&t, Elem::Raw { bytes, .. } if *bytes == 4 * per), "{descr}: {t:?}");
+        assert_eq!(t, read_words(&xp).0, "{descr}: the output's header names the input's dtype");
+        assert_eq!(got, vkprims::prims::sort::gather(&x, per, &order), "{descr}");
+    }
+    let x2 = tmp("perm-u2.npy");
+    std::fs::write(&x2, npy_bytes("<u2", "(4,)", &[0u8; 8])).unwrap();
+    let no_out = tmp("perm-u2-never.npy");
+    let o = run(&["perm", "--in", x2.to_str().unwrap(), "--out", no_out.to_str().unwrap()]);
+    assert_error(&o, "unsupported dtype '<u2'", Some(&no_out));
     let never = tmp("perm-never.npy");
     let o = run(&["perm", "--n", "2^x", "--out", never.to_str().unwrap()]);
     assert_error(&o, "bad size '2^x'", Some(&never));
