@@ -1,9 +1,10 @@
 //! .npy input and output for the CLI: 1-D arrays read as raw 32-bit words (two per 8-byte
 //! element): little-endian 4- and 8-byte integers and floats, which the primitives compute on,
 //! and any other fixed-size dtype of 4 or 8 bytes, which a sort's or multisplit's values and a
-//! shuffle move as raw bytes. The header is checked before any data is read. Every output is claimed before any GPU work ([`Outputs`]): distinct
-//! paths, each one's temporary file created; the files are renamed into place only once all
-//! are written, so a failure leaves no output behind.
+//! shuffle move as raw bytes. The header is checked before any data is read. Every output is
+//! claimed before any GPU work ([`Outputs`]): distinct paths, each one's temporary file
+//! created; the files are renamed into place only once all are written, so a failure leaves
+//! no output behind.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
